@@ -1,0 +1,9 @@
+"""Every numba flag the kernels use, in one place."""
+
+# Every kernel: cached to disk, releases the GIL so chunks run on threads.
+JIT = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
+
+# Per-game loops that allocate nothing: without numba's reference-counting runtime the
+# arrays they pass to helpers are not counted on every call (a quarter of a game's time).
+# Allocation inside such a function is a compile error, which keeps them allocation-free.
+NO_ALLOC = {**JIT, "_nrt": False}
