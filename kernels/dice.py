@@ -129,7 +129,7 @@ def odds_chunk(seed, first, count, codes, faces, uma, wins, tiebreaks):
 
 @njit(**JIT)
 def top_distribution(faces, uma):
-    """td[code, t1, t2]: probability that a pool shows these two highest dice (exact enumeration)."""
+    """td[code, t1, t2]: chance that a pool shows these two highest dice (by enumeration)."""
     v = max(faces, uma)
     td = np.zeros((NCODES, v + 1, v + 1))
     dice = np.zeros(MAX_DICE, np.int64)

@@ -1,0 +1,1 @@
+"""Statistics, polars summaries, matplotlib charts and report rendering. No numba here."""

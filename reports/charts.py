@@ -1,0 +1,117 @@
+"""Chart helpers shared by every game's report (matplotlib, no screen needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+
+
+def _save(fig, path: Path) -> None:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def bars_with_ci(path: Path, labels: Sequence[str], values, lo, hi, *, title: str,
+                 ylabel: str, reference: float | None = None, ref_label: str = "",
+                 percent: bool = True) -> None:
+    """Bar chart with 95% interval whiskers and an optional reference line."""
+    values, lo, hi = (np.asarray(x, float) for x in (values, lo, hi))
+    scale = 100.0 if percent else 1.0
+    fig, ax = plt.subplots(figsize=(max(4.5, 0.9 * len(labels) + 2), 3.6))
+    x = np.arange(len(labels))
+    ax.bar(x, values * scale, color="#4C72B0")
+    ax.errorbar(x, values * scale, yerr=[(values - lo) * scale, (hi - values) * scale],
+                fmt="none", ecolor="black", capsize=4)
+    if reference is not None:
+        ax.axhline(reference * scale, color="#C44E52", linestyle="--", label=ref_label)
+        ax.legend(loc="lower right")
+    ax.set_xticks(x, labels, rotation=0 if len(labels) < 7 else 45, ha="center")
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    _save(fig, path)
+
+
+def grouped_bars_with_ci(path: Path, labels: Sequence[str], groups: dict[str, tuple], *,
+                         title: str, ylabel: str, percent: bool = True) -> None:
+    """Several bar series side by side, each (values, lo, hi), with 95% whiskers."""
+    scale = 100.0 if percent else 1.0
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(labels) + 2), 3.8))
+    x = np.arange(len(labels))
+    width = 0.8 / max(1, len(groups))
+    for i, (name, (v, lo, hi)) in enumerate(groups.items()):
+        v, lo, hi = (np.nan_to_num(np.asarray(a, float)) for a in (v, lo, hi))
+        pos = x - 0.4 + width * (i + 0.5)
+        ax.bar(pos, v * scale, width, label=name)
+        ax.errorbar(pos, v * scale, yerr=[np.maximum(v - lo, 0) * scale,
+                                          np.maximum(hi - v, 0) * scale],
+                    fmt="none", ecolor="black", capsize=3)
+    ax.set_xticks(x, labels)
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
+    _save(fig, path)
+
+
+def histograms(path: Path, series: dict[str, np.ndarray], *, title: str, xlabel: str) -> None:
+    """Step histograms of integer-valued distributions given as counts per value."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for name, hist in series.items():
+        hist = np.asarray(hist, float)
+        total = hist.sum()
+        if total == 0:
+            continue
+        nz = np.nonzero(hist)[0]
+        lo, hi = max(nz[0] - 1, 0), min(nz[-1] + 2, len(hist))
+        ax.step(np.arange(lo, hi), hist[lo:hi] / total * 100, where="mid", label=name)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("% of games")
+    ax.legend()
+    _save(fig, path)
+
+
+def line_with_band(path: Path, x, value, lo, hi, *, title: str, xlabel: str, ylabel: str,
+                   reference=None, ref_label: str = "", percent: bool = True) -> None:
+    """A line with a shaded 95% band and an optional reference line or curve."""
+    scale = 100.0 if percent else 1.0
+    x, value, lo, hi = (np.asarray(a, float) for a in (x, value, lo, hi))
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    ax.plot(x, value * scale, marker="o", ms=3, color="#4C72B0")
+    ax.fill_between(x, lo * scale, hi * scale, alpha=0.25, color="#4C72B0")
+    if reference is not None:
+        ref = np.broadcast_to(np.asarray(reference, float), x.shape)
+        ax.plot(x, ref * scale, color="#C44E52", linestyle="--", label=ref_label)
+        ax.legend()
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    _save(fig, path)
+
+
+def scatter_with_ci(path: Path, x, value, lo, hi, *, labels: Sequence[str] | None = None,
+                    title: str, xlabel: str, ylabel: str, percent: bool = True,
+                    reference: float | None = None) -> None:
+    """Points with vertical 95% whiskers (x jittered slightly so equal x stay visible)."""
+    scale = 100.0 if percent else 1.0
+    x, value, lo, hi = (np.asarray(a, float) for a in (x, value, lo, hi))
+    jitter = (np.arange(len(x)) % 7 - 3) * 0.04
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    ax.errorbar(x + jitter, value * scale, yerr=[(value - lo) * scale, (hi - value) * scale],
+                fmt="o", ms=3, color="#4C72B0", ecolor="#999999", capsize=2)
+    if reference is not None:
+        ax.axhline(reference * scale, color="#C44E52", linestyle="--")
+    if labels is not None and len(labels):
+        for i in (int(np.nanargmax(value)), int(np.nanargmin(value))):
+            ax.annotate(labels[i], (x[i] + jitter[i], value[i] * scale), fontsize=7,
+                        xytext=(4, 2), textcoords="offset points")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    _save(fig, path)

@@ -1,0 +1,5 @@
+"""`python -m simcli` runs the same app as the `simcli` command."""
+
+from simcli.cli import main
+
+main()

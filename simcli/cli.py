@@ -1,0 +1,368 @@
+"""The `simcli` command line: parse, validate, call one function, print."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+import typer.core
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from typer.core import TyperGroup
+
+from simcli import __version__, engine
+from simcli.errors import Interrupted, UserError
+
+# Typer up to 0.1x depends on click; later releases vendor it as typer._click.
+_click = getattr(typer.core, "_click", None) or typer.core.click
+ClickError = _click.exceptions.ClickException
+UsageError = _click.exceptions.UsageError
+ABORTS = tuple({getattr(_click.exceptions, "Abort", typer.Abort), typer.Abort})
+
+err = Console(stderr=True)
+out = Console()
+
+MULTI_VALUE_OPTIONS = ("--dice",)
+
+
+def expand_multi_values(args: list[str]) -> list[str]:
+    """Let `--dice 3 2` mean `--dice 3 --dice 2`: values after such an option each get it."""
+    result: list[str] = []
+    current = None
+    for arg in args:
+        if arg in MULTI_VALUE_OPTIONS:
+            current = arg
+            result.append(arg)
+            continue
+        if current and not arg.startswith("-") and result[-1] != current:
+            result.append(current)
+        elif arg.startswith("-"):
+            current = None
+        result.append(arg)
+    return result
+
+
+class SimcliGroup(TyperGroup):
+    """Typer group with one-line errors (exit 2) and multi-value options."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        """Expand multi-value options before click parses them."""
+        return super().parse_args(ctx, expand_multi_values(args))
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra):
+        """Run the app; user errors print one line and exit 2, Ctrl-C exits 130."""
+        try:
+            rv = super().main(args=args, prog_name=prog_name or "simcli",
+                              complete_var=complete_var, standalone_mode=False, **extra)
+        except UserError as exc:
+            err.print(f"simcli: error: {exc}", highlight=False, markup=False, soft_wrap=True)
+            sys.exit(2)
+        except ClickError as exc:
+            msg = " ".join(exc.format_message().split())
+            err.print(f"simcli: error: {msg}", highlight=False, markup=False, soft_wrap=True)
+            sys.exit(2)
+        except (Interrupted, KeyboardInterrupt, *ABORTS) as exc:
+            _interrupted(exc)
+        if rv == 130:
+            _interrupted(None)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _interrupted(exc: BaseException | None) -> None:
+    detail = f" ({exc})" if isinstance(exc, Interrupted) else ""
+    err.print(f"simcli: interrupted{detail}; no run folder was written", markup=False)
+    sys.exit(130)
+
+
+app = typer.Typer(
+    cls=SimcliGroup, add_completion=False, no_args_is_help=True,
+    pretty_exceptions_enable=False, rich_markup_mode=None,
+    help="Balance studies of samurai-themed tabletop games by playing them millions of "
+         "times. Every figure carries a 95% interval; the same seed gives identical results "
+         "on any number of threads.",
+)
+
+
+class RichProgress(engine.Progress):
+    """A progress bar on stderr with playouts/s and ETA."""
+
+    def __init__(self, label: str, enabled: bool) -> None:
+        self.enabled = enabled
+        self.label = label
+        self.bar: Progress | None = None
+        self.task = None
+
+    def start(self, total: int) -> None:
+        """Show the bar."""
+        if not self.enabled:
+            return
+        self.bar = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
+            TimeRemainingColumn(), console=err, transient=True,
+        )
+        self.bar.start()
+        self.task = self.bar.add_task(self.label, total=total, rate="")
+
+    def advance(self, done: int, total: int, elapsed: float) -> None:
+        """Move the bar."""
+        if self.bar is not None:
+            rate = f"{done / elapsed:,.0f}/s" if elapsed > 0 else ""
+            self.bar.update(self.task, completed=done, rate=rate)
+
+    def stop(self) -> None:
+        """Remove the bar."""
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"simcli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """simcli: balance studies by simulation."""
+
+
+@app.command()
+def games(
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """List games with their player counts, policies, rule options and content files."""
+    from simcli.catalog import catalog
+
+    data = catalog()
+    if as_json:
+        out.print_json(json.dumps(data))
+        return
+    for g in data:
+        out.print(f"[bold]{g['name']}[/bold]: {g['title']} ({g['players']} players, "
+                  f"default {g['default_players']}; default playouts {g['default_n']:,})")
+        out.print("  policies:")
+        for name, desc in g["policies"].items():
+            default = " (default)" if name == g["default_policy"] else ""
+            out.print(f"    {name}{default}: {desc}", highlight=False)
+        out.print("  rule options (--rule name=value):")
+        for r in g["rules"]:
+            out.print(f"    {r['name']} = {'|'.join(r['choices'])} (default {r['default']}):"
+                      f" {r['help']}", highlight=False)
+        out.print("  content files (--content NAME or a path):")
+        for c in g["content"]:
+            flag = "assumed" if c["assumed"] else "as printed"
+            out.print(f"    {c['name']} ({flag}): {c['description']}", highlight=False)
+        out.print()
+
+
+@app.command()
+def run(
+    game: Annotated[str, typer.Argument(help="Game to simulate (see `simcli games`).")],
+    n: Annotated[int | None, typer.Option("-n", "--playouts",
+                                          help="Playouts (games) to play. Default: the "
+                                               "game's default (1,000,000 for "
+                                               "sixteen-samurai).")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p",
+                                                help="Number of players. Default: the "
+                                                     "game's default, or the number of "
+                                                     "--seats.")] = None,
+    policy: Annotated[str | None, typer.Option("--policy",
+                                               help="Policy on every seat (see `simcli "
+                                                    "games`). Default: greedy.")] = None,
+    seats: Annotated[str | None, typer.Option("--seats",
+                                              help="One policy per seat, comma-separated, "
+                                                   "e.g. greedy,random,random,random.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives "
+                                                     "identical results.")] = 1,
+    threads: Annotated[int | None, typer.Option("--threads", "-t",
+                                                help="Worker threads. Default: all "
+                                                     "cores.")] = None,
+    rule: Annotated[list[str] | None, typer.Option("--rule",
+                                                   help="Rule option name=value; repeat "
+                                                        "for several.")] = None,
+    content: Annotated[str | None, typer.Option("--content",
+                                                help="Content name (shipped) or path to a "
+                                                     "content TOML. Default: "
+                                                     "standard.")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", "-o",
+                                                 help="Run folder to write. Default: "
+                                                      "runs/GAME-Pp-seedS-TIMESTAMP.")] = None,
+    force: Annotated[bool, typer.Option("--force",
+                                        help="Replace the run folder if it exists.")] = False,
+    save_games: Annotated[bool, typer.Option("--save-games",
+                                             help="Also stream one row per playout to "
+                                                  "games/*.parquet.")] = False,
+    chunk_size: Annotated[int | None, typer.Option("--chunk-size",
+                                                   help="Playouts per chunk (does not "
+                                                        "change results). Default: "
+                                                        "automatic.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary "
+                                                         "on stdout.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                        help="No progress bar.")] = False,
+) -> None:
+    """Run a balance study: play N games, write a run folder, print a summary."""
+    from simcli.study import build_config, run_study
+
+    g, cfg = build_config(game, players=players, policy=policy, seats=seats, n=n, seed=seed,
+                          threads=threads, rules=rule or [], content=content, out=out_dir,
+                          force=force, save_games=save_games, chunk_size=chunk_size)
+    progress = RichProgress(f"{g.name} {cfg.players}p", enabled=not quiet)
+    result = run_study(cfg, progress)
+    if as_json:
+        out.print_json(json.dumps({
+            "run_folder": str(result.folder), "manifest": result.manifest,
+            "summary": result.summary.json, "findings": result.summary.findings,
+        }, default=str))
+        return
+    _print_summary(result)
+
+
+def _print_summary(result) -> None:
+    s = result.summary
+    m = result.manifest
+    table = Table(title=s.title, title_justify="left")
+    for col in s.headline.columns:
+        table.add_column(col)
+    for row in s.headline.iter_rows():
+        table.add_row(*[str(v) for v in row])
+    out.print(table)
+    t = m["timing"]
+    out.print(f"{m['playouts']:,} playouts, seed {m['seed']}, {m['threads']} threads: "
+              f"compile {t['compile_s']:.2f} s, run {t['run_s']:.2f} s "
+              f"({t['playouts_per_s']:,.0f} playouts/s)", highlight=False)
+    for f in s.findings:
+        out.print(f"- {f}", highlight=False)
+    out.print(f"Report: {result.folder / 'report.md'}", highlight=False)
+
+
+@app.command()
+def report(
+    folder: Annotated[Path, typer.Argument(help="A finished run folder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Re-render tables, charts and report.md of a finished run from its saved statistics."""
+    from simcli.study import rerender
+
+    result = rerender(folder)
+    if as_json:
+        out.print_json(json.dumps({"run_folder": str(folder), "summary": result.summary.json,
+                                   "findings": result.summary.findings}, default=str))
+        return
+    _print_summary(result)
+
+
+@app.command()
+def odds(
+    game: Annotated[str, typer.Argument(help="Game whose battle to compute.")],
+    dice: Annotated[list[str] | None, typer.Option(
+        "--dice", help="sixteen-samurai: one pool per player, 2-4 pools: a number of dice "
+                       "1-4 or 'uma' (two 7s). `--dice 3 2` pits 3 dice against 2.")] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact probabilities by enumeration "
+                                                        "instead of sampling.")] = False,
+    n: Annotated[int, typer.Option("-n", help="Battles to sample (without "
+                                              "--exact).")] = 1_000_000,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed for sampling.")] = 1,
+    threads: Annotated[int | None, typer.Option("--threads", "-t",
+                                                help="Worker threads. Default: all "
+                                                     "cores.")] = None,
+    content: Annotated[str | None, typer.Option("--content",
+                                                help="Content giving the dice (faces, Uma "
+                                                     "value). Default: standard.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """Battle odds: the chance each side wins one battle."""
+    from simcli.odds import odds_for
+
+    fn = odds_for(game)
+    if not dice:
+        raise UserError("give the pools with --dice, e.g. --dice 3 2")
+    res = fn(dice, exact=exact, n=n, seed=seed, threads=threads or engine.default_threads(),
+             content=content, progress=RichProgress("battles", enabled=not as_json))
+    if as_json:
+        out.print_json(json.dumps(res))
+        return
+    table = Table(title=f"{res['game']} battle odds ({res['method']}, d{res['faces']})",
+                  title_justify="left")
+    for col in ("player", "pool", "win probability", "95% interval"):
+        table.add_column(col)
+    for p in res["pools"]:
+        ci = (f"{100 * p['ci_low']:.3f}% - {100 * p['ci_high']:.3f}%" if "ci_low" in p
+              else "exact")
+        table.add_row(str(p["player"]), p["pool"], f"{100 * p['win_probability']:.4f}%", ci)
+    out.print(table)
+    if "tiebreaker_share" in res:
+        out.print(f"{res['battles']:,} battles (seed {res['seed']}); a tiebreaker roll was "
+                  f"needed in {100 * res['tiebreaker_share']:.3f}%.", highlight=False)
+
+
+@app.command()
+def bench(
+    game: Annotated[list[str] | None, typer.Argument(help="Games to measure. Default: "
+                                                          "all.")] = None,
+    threads: Annotated[int | None, typer.Option("--threads", "-t",
+                                                help="Threads for the multi-thread "
+                                                     "figure. Default: all cores.")] = None,
+    seconds: Annotated[float, typer.Option("--seconds", help="Target seconds per "
+                                                             "repeat.")] = 1.0,
+    repeats: Annotated[int, typer.Option("--repeats", help="Repeats per figure (median "
+                                                           "reported).")] = 5,
+    cold: Annotated[bool, typer.Option("--cold", help="Also measure a cold compile in a "
+                                                      "fresh process with an empty "
+                                                      "cache.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """Playouts per second and compile time, measured apart, on fixed seeds."""
+    from simcli.bench import run_bench, to_json
+    from simcli.registry import get_game
+
+    names = [get_game(g).name for g in (game or [])]
+    if seconds <= 0 or repeats <= 0:
+        raise UserError("--seconds and --repeats must be positive")
+    res = run_bench(names, threads=threads or engine.default_threads(), seconds=seconds,
+                    repeats=repeats, cold=cold)
+    if as_json:
+        print(to_json(res))
+        return
+    table = Table(title=f"simcli bench ({res['cores']} cores)", title_justify="left")
+    for col in ("measure", "median", "min - max"):
+        table.add_column(col)
+    for g in res["games"]:
+        table.add_row(f"{g['game']}: first call ({g['first_call']})", f"{g['first_call_s']} s",
+                      "")
+        if "cold_compile_s" in g:
+            table.add_row(f"{g['game']}: cold compile", f"{g['cold_compile_s']} s", "")
+        for key, val in g.items():
+            if key.startswith("playouts_per_s"):
+                label = key.replace("playouts_per_s_", "playouts/s, ").replace("_", " ")
+                table.add_row(f"{g['game']}: {label}", f"{val['median']:,.0f}",
+                              f"{val['min']:,.0f} - {val['max']:,.0f}")
+        if "thread_scaling" in g:
+            table.add_row(f"{g['game']}: thread scaling", f"{g['thread_scaling']:.2f}x", "")
+    if "dice" in res:
+        d = res["dice"]["resolutions_per_s"]
+        table.add_row("sixteen-samurai: dice resolutions/s (3 vs 2)", f"{d['median']:,.0f}",
+                      f"{d['min']:,.0f} - {d['max']:,.0f}")
+    out.print(table)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,164 @@
+"""The contract every game implements so the engine, CLI and reports can drive it."""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcli.errors import UserError
+
+CONTENT_ROOT = Path(__file__).parent / "content"
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A rule reading a user can switch with --rule name=value."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Content:
+    """A loaded content file: its identity and the parsed, validated data."""
+
+    name: str
+    version: str
+    path: Path
+    sha256: str
+    assumed: bool
+    description: str
+    data: Any = field(repr=False)
+
+    def identity(self) -> dict[str, Any]:
+        """Name, version, hash, assumed flag and path, for manifests and reports."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "sha256": self.sha256,
+            "assumed": self.assumed,
+            "description": self.description,
+            "path": str(self.path),
+        }
+
+
+def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
+    """Parse a TOML file; unreadable or malformed files raise UserError naming the line."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"cannot read content file {path}: {exc.strerror or exc}") from None
+    try:
+        return tomllib.loads(raw.decode("utf-8")), raw
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not a UTF-8 text file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path}: malformed TOML: {exc}") from None
+
+
+def sha256(raw: bytes) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+class Game(ABC):
+    """One simulated game: its options, content, kernel driver and statistics."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    policies: dict[str, str]
+    default_policy: str
+    rules: tuple[RuleOption, ...] = ()
+    default_n: int = 100_000
+    chunk_size: int = 10_000
+    row_columns: tuple[str, ...] = ()
+
+    # --- content ---
+    def content_files(self) -> dict[str, Path]:
+        """Shipped content files by name."""
+        folder = CONTENT_ROOT / self.name
+        return {p.stem: p for p in sorted(folder.glob("*.toml"))}
+
+    def content_path(self, spec: str | None) -> Path:
+        """The file for a content name (shipped) or path; default content when None."""
+        files = self.content_files()
+        if spec is None:
+            return files["standard"]
+        if spec in files:
+            return files[spec]
+        path = Path(spec)
+        if path.exists():
+            return path
+        names = ", ".join(files)
+        raise UserError(f"content '{spec}' is neither a shipped content ({names}) nor a file")
+
+    @abstractmethod
+    def load_content(self, path: Path) -> Content:
+        """Read and validate a content file."""
+
+    # --- options ---
+    def check_players(self, players: int) -> None:
+        """Reject a player count the game does not support."""
+        if not self.min_players <= players <= self.max_players:
+            raise UserError(
+                f"{self.name} takes {self.min_players}-{self.max_players} players, not {players}"
+            )
+
+    def check_policy(self, policy: str) -> None:
+        """Reject an unknown policy name."""
+        if policy not in self.policies:
+            raise UserError(
+                f"unknown policy '{policy}' for {self.name}; choose from {', '.join(self.policies)}"
+            )
+
+    def resolve_rules(self, pairs: list[str]) -> dict[str, str]:
+        """Rule options from name=value strings, defaults filled in."""
+        by_name = {r.name: r for r in self.rules}
+        chosen = {r.name: r.default for r in self.rules}
+        for pair in pairs:
+            name, sep, value = pair.partition("=")
+            name, value = name.strip(), value.strip()
+            if not sep or not name:
+                raise UserError(f"rule option '{pair}' must look like name=value")
+            if name not in by_name:
+                known = ", ".join(by_name) or "none"
+                raise UserError(f"unknown rule option '{name}' for {self.name}; known: {known}")
+            if value not in by_name[name].choices:
+                raise UserError(
+                    f"rule option {name} takes {'|'.join(by_name[name].choices)}, not '{value}'"
+                )
+            chosen[name] = value
+        return chosen
+
+    # --- kernel driving ---
+    @abstractmethod
+    def prepare(
+        self, content: Content, players: int, seats: tuple[str, ...], rules: dict[str, str]
+    ) -> Any:
+        """Kernel-ready inputs for a run (validated)."""
+
+    @abstractmethod
+    def new_aggregates(self, prep: Any) -> dict[str, np.ndarray]:
+        """Zeroed integer statistics for one chunk."""
+
+    @abstractmethod
+    def run_chunk(
+        self, prep: Any, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
+        rows: np.ndarray | None,
+    ) -> None:
+        """Play playouts first..first+count-1, adding to `aggs` (and filling `rows`)."""
+
+    @abstractmethod
+    def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
+        """A reports.Summary for finished aggregates."""

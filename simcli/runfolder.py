@@ -1,0 +1,87 @@
+"""Run folders that appear only when complete: everything is written to a hidden
+`.NAME.partial-*` sibling and renamed into place at the end."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simcli.errors import UserError
+
+MANIFEST = "manifest.json"
+AGGREGATES = "aggregates.json"
+CONTENT_COPY = "content.toml"
+
+
+class RunFolder:
+    """A run folder being written: `path` is the temporary location until commit()."""
+
+    def __init__(self, final: Path, force: bool) -> None:
+        self.final = final
+        if final.exists() and not force:
+            raise UserError(f"output folder {final} exists; choose another --out or add --force")
+        if final.exists() and not final.is_dir():
+            raise UserError(f"output path {final} exists and is not a folder")
+        try:
+            final.parent.mkdir(parents=True, exist_ok=True)
+            self.path = final.parent / f".{final.name}.partial-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+            self.path.mkdir()
+        except OSError as exc:
+            raise UserError(f"cannot create output folder {final}: {exc.strerror or exc}") from None
+
+    def commit(self) -> Path:
+        """Move the finished folder into place (replacing an old one under --force)."""
+        old = None
+        if self.final.exists():
+            old = self.final.parent / f".{self.final.name}.old-{uuid.uuid4().hex[:8]}"
+            self.final.rename(old)
+        self.path.rename(self.final)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        return self.final
+
+    def abort(self) -> None:
+        """Remove everything written so far."""
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON atomically (temporary file, then rename)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def save_aggregates(path: Path, aggs: dict[str, np.ndarray]) -> None:
+    """Integer statistics as JSON (exact, readable, re-renderable)."""
+    write_json(path, {
+        "format": 1,
+        "arrays": {k: {"shape": list(v.shape), "data": v.ravel().tolist()}
+                   for k, v in aggs.items()},
+    })
+
+
+def load_aggregates(path: Path) -> dict[str, np.ndarray]:
+    """Read statistics written by save_aggregates."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return {k: np.array(v["data"], np.int64).reshape(v["shape"])
+            for k, v in doc["arrays"].items()}
+
+
+def load_finished(folder: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """(manifest, aggregates) of a finished run folder, or a UserError saying what is wrong."""
+    if not folder.is_dir():
+        raise UserError(f"{folder} is not a folder")
+    man, agg = folder / MANIFEST, folder / AGGREGATES
+    if not man.exists() or not agg.exists():
+        raise UserError(f"{folder} is not a finished run folder (no {MANIFEST} or {AGGREGATES})")
+    try:
+        return json.loads(man.read_text(encoding="utf-8")), load_aggregates(agg)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise UserError(f"{folder}: damaged run files ({exc})") from None
