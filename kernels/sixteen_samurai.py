@@ -820,3 +820,21 @@ def play_chunk(seed, first, count, P, pol, ratings, totals, rank_order, pi, pf, 
                   wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp, row)
         if keep:
             rows[g, :] = row
+
+
+@njit(**JIT)
+def play_single(seed, index, P, pol, ratings, totals, rank_order, pi, pf, table, td,
+                wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp):
+    """Play one game and return its final piles, for checking invariants:
+    (champion, owner, deck_n, hand, hand_n, hall_n, disc, disc_n, row)."""
+    R = ratings.shape[0]
+    (perm, inpool, avail, owner, pickno, deck, deck_n, hand, hand_n, hall, hall_n, disc,
+     disc_n, infb, si, sb, sf, shares) = new_buffers(P, R, pi[PI_CLAN], pi[PI_HAND])
+    state = new_state(pi[PI_FACES])
+    seed_stream(state, seed, index)
+    row = np.zeros(N_ROW, np.int64)
+    champion = play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
+                         perm, inpool, avail, owner, pickno, deck, deck_n, hand, hand_n, hall,
+                         hall_n, disc, disc_n, infb, si, sb, sf, shares,
+                         wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp, row)
+    return champion, owner, deck_n, hand, hand_n, hall_n, disc, disc_n, row

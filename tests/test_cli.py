@@ -1,0 +1,262 @@
+"""The command line as a user meets it: commands, outputs and every bad input."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from simcli.cli import app, expand_multi_values
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_games_lists_everything():
+    r = invoke("games")
+    assert r.exit_code == 0
+    for word in ("sixteen-samurai", "greedy", "random", "draft", "lone-clan", "standard",
+                 "assumed"):
+        assert word in r.stdout
+    data = json.loads(invoke("games", "--json").stdout)
+    assert data[0]["players"] == "2-4"
+
+
+def test_every_command_has_help():
+    for cmd in ("games", "run", "report", "odds", "bench"):
+        r = invoke(cmd, "--help")
+        assert r.exit_code == 0 and "--help" in r.stdout
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("runs") / "ss3"
+    r = invoke("run", "sixteen-samurai", "-n", 3000, "--players", 3, "--policy", "greedy",
+               "--seed", 7, "--threads", 2, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    return out, r
+
+
+def test_run_writes_a_complete_folder(finished_run):
+    out, r = finished_run
+    for name in ("manifest.json", "aggregates.json", "content.toml", "summary.parquet",
+                 "summary.csv", "report.md", "tables/seats.csv", "tables/cards.parquet",
+                 "charts/seat_win_rates.png", "charts/length.png", "charts/card_power.png",
+                 "charts/battle_cards.png"):
+        assert (out / name).exists(), name
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["playouts"] == 3000 and m["players"] == 3 and m["seed"] == 7
+    assert m["content"]["assumed"] and len(m["content"]["sha256"]) == 64
+    assert {"python", "numba", "polars"} <= set(m["versions"])
+    assert m["timing"]["compile_s"] >= 0 and m["timing"]["playouts_per_s"] > 0
+    summary = pl.read_parquet(out / "summary.parquet")
+    assert {"value", "ci_low", "ci_high", "n"} <= set(summary.columns)
+    seats = summary.filter(pl.col("section") == "seats")
+    assert seats.height == 3 and (seats["n"] == 3000).all()
+    assert (seats["ci_low"] <= seats["value"]).all() and (seats["value"] <= seats["ci_high"]).all()
+    assert "seat 1 win rate" in r.stdout and "report.md" in r.stdout
+    assert "![" in (out / "report.md").read_text()
+
+
+def test_report_rerenders_the_same_tables(finished_run):
+    out, _ = finished_run
+    before = (out / "summary.csv").read_text()
+    (out / "report.md").unlink()
+    r = invoke("report", out)
+    assert r.exit_code == 0, r.output
+    assert (out / "report.md").exists()
+    assert (out / "summary.csv").read_text() == before
+    assert not [p for p in out.iterdir() if p.name.startswith(".render")]
+
+
+def test_json_summary_on_stdout(tmp_path):
+    r = invoke("run", "sixteen-samurai", "--seats", "greedy,random,random,random", "-n", 2000,
+               "--json", "--out", tmp_path / "j", "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["manifest"]["seats"] == ["greedy", "random", "random", "random"]
+    seats = data["summary"]["seats"]
+    assert len(seats) == 4 and seats[0]["win_rate"] > seats[1]["win_rate"]
+
+
+def test_same_seed_identical_across_threads_and_chunks(tmp_path):
+    outs = []
+    for i, (threads, chunk) in enumerate(((1, 1000), (2, 137))):
+        out = tmp_path / f"d{i}"
+        r = invoke("run", "sixteen-samurai", "-n", 2500, "--seed", 3, "--threads", threads,
+                   "--chunk-size", chunk, "--out", out, "--quiet")
+        assert r.exit_code == 0, r.output
+        outs.append(out)
+    for name in ("aggregates.json", "summary.csv", "tables/cards.csv"):
+        assert (outs[0] / name).read_text() == (outs[1] / name).read_text(), name
+
+
+def test_save_games_streams_one_row_per_playout(tmp_path):
+    out = tmp_path / "g"
+    r = invoke("run", "sixteen-samurai", "-n", 2100, "--chunk-size", 500, "--save-games",
+               "--out", out, "--quiet", "--players", 2)
+    assert r.exit_code == 0, r.output
+    games = pl.read_parquet(out / "games" / "*.parquet")
+    assert games.height == 2100 and games["playout"].sort().to_list() == list(range(2100))
+    wins = json.loads((out / "aggregates.json").read_text())["arrays"]["wins"]["data"]
+    counts = games["winner"].value_counts()
+    assert {r[0]: r[1] for r in counts.iter_rows()} == {
+        i: w for i, w in enumerate(wins) if w}
+
+
+def test_force_replaces_an_existing_folder(tmp_path):
+    out = tmp_path / "f"
+    out.mkdir()
+    (out / "old.txt").write_text("x")
+    r = invoke("run", "sixteen-samurai", "-n", 500, "--out", out, "--force", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert not (out / "old.txt").exists() and (out / "manifest.json").exists()
+
+
+def test_rule_options_and_content_are_recorded(tmp_path):
+    out = tmp_path / "rules"
+    roster = Path(__file__).parents[1] / "simcli/games/content/sixteen-samurai/standard.toml"
+    r = invoke("run", "sixteen-samurai", "-n", 500, "--rule", "draft=snake", "--rule",
+               "lone-clan=end", "--content", roster, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["rules"] == {"draft": "snake", "lone-clan": "end"}
+
+
+def one_line_error(r):
+    assert r.exit_code == 2, (r.exit_code, r.output)
+    text = r.stderr.strip()
+    assert "Traceback" not in r.output and "Traceback" not in text
+    assert len(text.splitlines()) == 1, text
+    assert text.startswith("simcli: error:")
+    return text
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["run", "chess"], "unknown game"),
+    (["run", "sixteen-samurai", "--players", "5"], "2-4 players"),
+    (["run", "sixteen-samurai", "--players", "1"], "2-4 players"),
+    (["run", "sixteen-samurai", "-n", "0"], "positive"),
+    (["run", "sixteen-samurai", "-n", "-5"], "positive"),
+    (["run", "sixteen-samurai", "-n", "abc"], "integer"),
+    (["run", "sixteen-samurai", "-n", "1.5"], "integer"),
+    (["run", "sixteen-samurai", "--policy", "smart"], "unknown policy"),
+    (["run", "sixteen-samurai", "--seats", "greedy,random", "--players", "3"], "--seats"),
+    (["run", "sixteen-samurai", "--seats", "greedy,clever"], "unknown policy"),
+    (["run", "sixteen-samurai", "--rule", "speed=fast"], "unknown rule option"),
+    (["run", "sixteen-samurai", "--rule", "draft=spiral"], "rotation|snake"),
+    (["run", "sixteen-samurai", "--rule", "draft"], "name=value"),
+    (["run", "sixteen-samurai", "--content", "nothing-here.toml"], "neither"),
+    (["run", "sixteen-samurai", "--threads", "0"], "--threads"),
+    (["run"], "Missing argument"),
+    (["run", "sixteen-samurai", "--bogus"], "--bogus"),
+    (["odds", "sixteen-samurai", "--dice", "5", "2"], "1-4"),
+    (["odds", "sixteen-samurai", "--dice", "3"], "2-4 pools"),
+    (["odds", "sixteen-samurai"], "--dice"),
+    (["odds", "chess", "--dice", "3", "2"], "unknown game"),
+    (["report", "/nonexistent/run"], "not a folder"),
+    (["bench", "chess"], "unknown game"),
+])
+def test_bad_input_is_one_line_exit_2(args, needle, tmp_path):
+    before = set(Path.cwd().iterdir())
+    text = one_line_error(invoke(*args, *(["--out", tmp_path / "x"] if args[0] == "run"
+                                          and len(args) > 1 else [])))
+    assert needle in text
+    assert not (tmp_path / "x").exists()
+    assert set(Path.cwd().iterdir()) == before
+
+
+def test_bad_content_files(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[dice\n")
+    text = one_line_error(invoke("run", "sixteen-samurai", "--content", bad, "--out",
+                                 tmp_path / "o"))
+    assert "line 1" in text
+    roster = (Path(__file__).parents[1] / "simcli/games/content/sixteen-samurai/standard.toml")
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(roster.read_text().replace('"Oku the Plain", power = 1',
+                                                '"Oku the Plain", power = "x"'))
+    text = one_line_error(invoke("run", "sixteen-samurai", "--content", wrong, "--out",
+                                 tmp_path / "o"))
+    assert "'power'" in text and "line" in text
+    assert not (tmp_path / "o").exists()
+
+
+def test_existing_output_folder_is_refused(tmp_path):
+    out = tmp_path / "exists"
+    out.mkdir()
+    text = one_line_error(invoke("run", "sixteen-samurai", "-n", 100, "--out", out))
+    assert "--force" in text
+    assert list(out.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["exists"]
+
+
+def test_report_refuses_an_unfinished_folder(tmp_path):
+    text = one_line_error(invoke("report", tmp_path))
+    assert "not a finished run folder" in text
+
+
+def test_odds_exact_and_sampled():
+    r = invoke("odds", "sixteen-samurai", "--dice", "3", "2", "--exact", "--json")
+    assert r.exit_code == 0, r.output
+    exact = json.loads(r.stdout)
+    p = [x["win_probability"] for x in exact["pools"]]
+    assert sum(p) == pytest.approx(1.0) and p[0] == pytest.approx(0.62774658203125)
+    r = invoke("odds", "sixteen-samurai", "--dice", "3", "--dice", "2", "-n", 200_000,
+               "--json")
+    mc = json.loads(r.stdout)
+    assert mc["pools"][0]["ci_low"] <= p[0] <= mc["pools"][0]["ci_high"]
+    r = invoke("odds", "sixteen-samurai", "--dice", "4", "uma", "1", "--exact")
+    assert r.exit_code == 0 and "Uma" in r.stdout
+
+
+def test_multi_value_options_expand():
+    assert expand_multi_values(["odds", "g", "--dice", "3", "2", "--exact"]) == [
+        "odds", "g", "--dice", "3", "--dice", "2", "--exact"]
+    assert expand_multi_values(["--dice", "3", "--dice", "2", "uma"]) == [
+        "--dice", "3", "--dice", "2", "--dice", "uma"]
+
+
+def test_bench_reports_rates_and_compile_time():
+    r = invoke("bench", "sixteen-samurai", "--seconds", "0.05", "--repeats", "2", "--json",
+               "--threads", "2")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    g = data["games"][0]
+    assert g["first_call_s"] >= 0 and g["playouts_per_s_1_thread"]["median"] > 0
+    assert "playouts_per_s_2_threads" in g
+    assert data["dice"]["resolutions_per_s"]["median"] > 0
+
+
+def test_python_dash_m_is_the_same_app():
+    r = subprocess.run([sys.executable, "-m", "simcli", "--version"], capture_output=True,
+                       text=True, check=False)
+    assert r.returncode == 0 and "simcli" in r.stdout
+
+
+def test_ctrl_c_stops_quickly_and_leaves_no_run(tmp_path):
+    out = tmp_path / "big"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simcli", "run", "sixteen-samurai", "-n", "50000000", "--out",
+         str(out), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.time() + 60
+    while time.time() < deadline and not list(tmp_path.glob(".big.partial-*")):
+        time.sleep(0.1)
+    time.sleep(1.5)  # now playing chunks
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    t0 = time.time()
+    _, err = proc.communicate(timeout=30)
+    assert time.time() - t0 < 3.0
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
