@@ -6,11 +6,12 @@ from typing import Any
 
 import numpy as np
 
-from kernels.dice import odds_chunk, win_probability
+from kernels.dice import UMA, odds_chunk
 from reports.stats import rate
 from simcli import engine
+from simcli.dice_odds import win_chances
 from simcli.errors import UserError
-from simcli.games.sixteen_samurai import SixteenSamurai, odds_tables, parse_pools
+from simcli.games.sixteen_samurai import SixteenSamurai, parse_pools
 from simcli.registry import get_game
 
 CHUNK = 1_000_000
@@ -18,7 +19,7 @@ CHUNK = 1_000_000
 
 def pool_label(code: int) -> str:
     """'3 dice' or 'Uma'."""
-    return "Uma" if code == 5 else f"{code} {'die' if code == 1 else 'dice'}"
+    return "Uma" if code == UMA else f"{code} {'die' if code == 1 else 'dice'}"
 
 
 def sixteen_samurai_odds(pools: list[str], *, exact: bool, n: int, seed: int, threads: int,
@@ -32,9 +33,8 @@ def sixteen_samurai_odds(pools: list[str], *, exact: bool, n: int, seed: int, th
     result: dict[str, Any] = {"game": game.name, "faces": faces, "uma_value": uma,
                               "method": "exact" if exact else "monte-carlo", "pools": []}
     if exact:
-        td, _ = odds_tables(faces, uma)
-        for i, c in enumerate(codes):
-            p = float(win_probability(i, codes, len(codes), td))
+        chances = win_chances([int(c) for c in codes], faces, uma)
+        for i, (c, p) in enumerate(zip(codes, chances, strict=True)):
             result["pools"].append({"player": i + 1, "pool": pool_label(int(c)),
                                     "win_probability": p})
         return result

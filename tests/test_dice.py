@@ -5,9 +5,10 @@ import itertools
 import numpy as np
 import pytest
 
-from kernels.dice import UMA, odds_chunk, top_distribution, top_group, win_probability
+from kernels.dice import UMA, odds_chunk, top_group
 from kernels.rng import below, die, new_state, seed_stream
 from reports.stats import rate
+from simcli.dice_odds import win_chances
 from tests.naive import UMA as NAIVE_UMA
 from tests.naive import contenders, exact_win_chances
 
@@ -72,30 +73,27 @@ POOLS = [1, 2, 3, 4]
 
 @pytest.mark.parametrize(("a", "b"), list(itertools.product([*POOLS, "uma"], POOLS)))
 def test_exact_odds_match_enumeration_for_pairs(a, b):
-    codes = np.array([UMA if a == "uma" else a, b], np.int64)
-    td = top_distribution(8, 7)
+    got = win_chances([UMA if a == "uma" else a, b], 8, 7)
     ref = exact_win_chances([NAIVE_UMA if a == "uma" else a, b])
     for i in range(2):
-        assert win_probability(i, codes, 2, td) == pytest.approx(float(ref[i]), abs=1e-12)
+        assert got[i] == pytest.approx(float(ref[i]), abs=1e-12)
 
 
 @pytest.mark.parametrize("pools", [(1, 2, 3), (2, 2, 2), ("uma", 1, 3), (1, 1, 2, 2),
                                    (3, "uma", 1, 2)])
 def test_exact_odds_match_enumeration_multiway(pools):
-    codes = np.array([UMA if p == "uma" else p for p in pools], np.int64)
-    td = top_distribution(8, 7)
     ref = exact_win_chances([NAIVE_UMA if p == "uma" else p for p in pools])
-    got = [win_probability(i, codes, len(pools), td) for i in range(len(pools))]
+    got = win_chances([UMA if p == "uma" else p for p in pools], 8, 7)
     assert sum(got) == pytest.approx(1.0, abs=1e-12)
     for g, r in zip(got, ref, strict=True):
         assert g == pytest.approx(float(r), abs=1e-12)
 
 
 def test_exact_odds_other_dice():
-    codes = np.array([2, 3], np.int64)
-    td = top_distribution(6, 7)
-    ref = exact_win_chances([2, 3], faces=6, uma_value=7)
-    assert win_probability(0, codes, 2, td) == pytest.approx(float(ref[0]), abs=1e-12)
+    ref = exact_win_chances([2, 3, "uma"], faces=6, uma_value=7)
+    got = win_chances([2, 3, UMA], 6, 7)
+    for g, r in zip(got, ref, strict=True):
+        assert g == pytest.approx(float(r), abs=1e-12)
 
 
 @pytest.mark.parametrize(("a", "b"), list(itertools.product(POOLS, POOLS)))
@@ -106,7 +104,7 @@ def test_monte_carlo_within_interval_of_exact(a, b):
     ties = np.zeros(1, np.int64)
     odds_chunk(np.uint64(99), 0, n, codes, 8, 7, wins, ties)
     assert wins.sum() == n
-    exact = win_probability(0, codes, 2, top_distribution(8, 7))
+    exact = win_chances([a, b], 8, 7)[0]
     est = rate(wins[0], n, confidence=0.999)
     assert est.lo <= exact <= est.hi, (a, b, est, exact)
 
@@ -117,10 +115,10 @@ def test_monte_carlo_with_uma_three_way():
     wins = np.zeros(3, np.int64)
     ties = np.zeros(1, np.int64)
     odds_chunk(np.uint64(3), 0, n, codes, 8, 7, wins, ties)
-    td = top_distribution(8, 7)
+    exact = win_chances([3, UMA, 1], 8, 7)
     for i in range(3):
         est = rate(wins[i], n, confidence=0.999)
-        assert est.lo <= win_probability(i, codes, 3, td) <= est.hi
+        assert est.lo <= exact[i] <= est.hi
 
 
 def test_streams_are_keyed_by_seed_and_index():

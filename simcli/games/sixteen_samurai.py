@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from kernels import sixteen_samurai as K
-from kernels.dice import MAX_DICE, top_distribution, win_table
+from kernels.dice import MAX_DICE
+from simcli.dice_odds import tables as odds_tables
 from simcli.errors import UserError
 from simcli.games.base import Content, Game, RuleOption, read_toml, sha256
 
@@ -80,13 +80,6 @@ class Prepared:
     table: np.ndarray
     td: np.ndarray
     clan_bins: int
-
-
-@lru_cache(maxsize=8)
-def odds_tables(faces: int, uma: int) -> tuple[np.ndarray, np.ndarray]:
-    """(top-two distribution per pool, exact win table) for these dice."""
-    td = top_distribution(faces, uma)
-    return td, win_table(td)
 
 
 def _line_of(text: str, needle: str) -> int | None:
