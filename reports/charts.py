@@ -1,21 +1,24 @@
-"""Chart helpers shared by every game's report (matplotlib, no screen needed)."""
+"""Chart helpers shared by every game's report (matplotlib's object API, no screen and no
+pyplot state)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 
-def _save(fig, path: Path) -> None:
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+def _save(fig: Figure, path: Path) -> None:
+    FigureCanvasAgg(fig).print_png(path)
+
+
+def _figure(width: float, height: float):
+    fig = Figure(figsize=(width, height), dpi=100)
+    fig.subplots_adjust(left=0.13, right=0.97, top=0.9, bottom=0.17)
+    return fig, fig.add_subplot()
 
 
 def bars_with_ci(path: Path, labels: Sequence[str], values, lo, hi, *, title: str,
@@ -24,7 +27,7 @@ def bars_with_ci(path: Path, labels: Sequence[str], values, lo, hi, *, title: st
     """Bar chart with 95% interval whiskers and an optional reference line."""
     values, lo, hi = (np.asarray(x, float) for x in (values, lo, hi))
     scale = 100.0 if percent else 1.0
-    fig, ax = plt.subplots(figsize=(max(4.5, 0.9 * len(labels) + 2), 3.6))
+    fig, ax = _figure(max(4.5, 0.9 * len(labels) + 2), 3.6)
     x = np.arange(len(labels))
     ax.bar(x, values * scale, color="#4C72B0")
     ax.errorbar(x, values * scale, yerr=[(values - lo) * scale, (hi - values) * scale],
@@ -42,7 +45,7 @@ def grouped_bars_with_ci(path: Path, labels: Sequence[str], groups: dict[str, tu
                          title: str, ylabel: str, percent: bool = True) -> None:
     """Several bar series side by side, each (values, lo, hi), with 95% whiskers."""
     scale = 100.0 if percent else 1.0
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.3 * len(labels) + 2), 3.8))
+    fig, ax = _figure(max(5.0, 1.3 * len(labels) + 2), 3.8)
     x = np.arange(len(labels))
     width = 0.8 / max(1, len(groups))
     for i, (name, (v, lo, hi)) in enumerate(groups.items()):
@@ -61,7 +64,7 @@ def grouped_bars_with_ci(path: Path, labels: Sequence[str], groups: dict[str, tu
 
 def histograms(path: Path, series: dict[str, np.ndarray], *, title: str, xlabel: str) -> None:
     """Step histograms of integer-valued distributions given as counts per value."""
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = _figure(6.4, 3.6)
     for name, hist in series.items():
         hist = np.asarray(hist, float)
         total = hist.sum()
@@ -82,7 +85,7 @@ def line_with_band(path: Path, x, value, lo, hi, *, title: str, xlabel: str, yla
     """A line with a shaded 95% band and an optional reference line or curve."""
     scale = 100.0 if percent else 1.0
     x, value, lo, hi = (np.asarray(a, float) for a in (x, value, lo, hi))
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    fig, ax = _figure(6.4, 3.6)
     ax.plot(x, value * scale, marker="o", ms=3, color="#4C72B0")
     ax.fill_between(x, lo * scale, hi * scale, alpha=0.25, color="#4C72B0")
     if reference is not None:
@@ -102,7 +105,7 @@ def scatter_with_ci(path: Path, x, value, lo, hi, *, labels: Sequence[str] | Non
     scale = 100.0 if percent else 1.0
     x, value, lo, hi = (np.asarray(a, float) for a in (x, value, lo, hi))
     jitter = (np.arange(len(x)) % 7 - 3) * 0.04
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    fig, ax = _figure(6.4, 4.0)
     ax.errorbar(x + jitter, value * scale, yerr=[(value - lo) * scale, (hi - value) * scale],
                 fmt="o", ms=3, color="#4C72B0", ecolor="#999999", capsize=2)
     if reference is not None:

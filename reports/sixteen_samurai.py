@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from reports import charts as C
-from reports.stats import Estimate, binomial_p, distribution, mean_from_moments, rate
+from reports.stats import Estimate, binomial_p, distribution, holm, mean_from_moments, rate
 from reports.summary import Chart, LongTable, Summary
 
 FLAG_LEVEL = 0.01  # seats are flagged when they differ from fair at the 99% level
@@ -26,19 +26,20 @@ def _ci(e: Estimate) -> str:
 
 
 def seat_table(s: dict, seats: list[str], long: LongTable) -> pl.DataFrame:
-    """Seat win rates against the fair share, flagged at the 99% level."""
+    """Seat win rates against the fair share, flagged at the 99% level (Holm across seats)."""
     games, players = s["games"], s["players"]
     fair = 1.0 / players
+    raw = [binomial_p(s["wins"][seat], games, fair) for seat in range(players)]
+    adjusted = holm(raw)
     rows = []
     for seat in range(players):
         e = rate(s["wins"][seat], games)
-        p = binomial_p(s["wins"][seat], games, fair)
-        flag = "differs from fair (99%)" if p < FLAG_LEVEL else ""
+        flag = "differs from fair (99%)" if adjusted[seat] < FLAG_LEVEL else ""
         long.add("seats", "win_rate", f"seat {seat + 1}", e, flag)
         rows.append({
             "seat": seat + 1, "policy": seats[seat], "wins": int(s["wins"][seat]),
             "games": games, "win_rate": e.value, "ci_low": e.lo, "ci_high": e.hi,
-            "fair": fair, "p_value": p, "flag": flag,
+            "fair": fair, "p_value": raw[seat], "p_adjusted": adjusted[seat], "flag": flag,
         })
     return pl.DataFrame(rows)
 
@@ -48,6 +49,7 @@ def declarer_table(s: dict, long: LongTable) -> pl.DataFrame:
     rows = []
     for phase, key in (("Clan Conflict", "decl_cc"), ("Final Battle", "decl_fb")):
         d = s[key]  # (round, participants, [n, won])
+        phase_rows = []
         for r in [*range(d.shape[0]), -1]:
             part = d.sum(axis=0) if r < 0 else d[r]
             n = int(part[:, 0].sum())
@@ -57,13 +59,19 @@ def declarer_table(s: dict, long: LongTable) -> pl.DataFrame:
             fair = float(sum(part[k, 0] / k for k in range(2, part.shape[0]))) / n
             e = rate(won, n)
             label = "all" if r < 0 else (f"{r + 1}+" if r == d.shape[0] - 1 else str(r + 1))
-            flag = "differs from fair (99%)" if binomial_p(won, n, fair) < FLAG_LEVEL else ""
-            long.add("declarer", f"win_rate_{phase}", label, e, flag)
-            rows.append({
+            phase_rows.append({
                 "phase": phase, "round": label, "rounds": n, "declarer_win_rate": e.value,
                 "ci_low": e.lo, "ci_high": e.hi, "fair_share": fair,
-                "advantage": e.value - fair, "flag": flag,
+                "advantage": e.value - fair, "p_value": binomial_p(won, n, fair),
             })
+        adjusted = holm([r["p_value"] for r in phase_rows])
+        for r, p_adj in zip(phase_rows, adjusted, strict=True):
+            r["p_adjusted"] = p_adj
+            r["flag"] = "differs from fair (99%)" if p_adj < FLAG_LEVEL else ""
+            long.add("declarer", f"win_rate_{phase}", r["round"],
+                     Estimate(r["declarer_win_rate"], r["ci_low"], r["ci_high"], r["rounds"]),
+                     r["flag"])
+        rows += phase_rows
     return pl.DataFrame(rows)
 
 
@@ -236,7 +244,8 @@ def findings(s: dict, seats: list[str], t: dict[str, pl.DataFrame], content: dic
     for r in flagged.iter_rows(named=True):
         if not mixed:
             out.append(f"Seat {r['seat']} wins {_ci(rate(r['wins'], r['games']))} against a "
-                       f"fair {_pct(fair)} (p = {r['p_value']:.2g}): significant at 99%.")
+                       f"fair {_pct(fair)} (adjusted p = {r['p_adjusted']:.2g}): significant "
+                       f"at 99%.")
     dec = t["declarer"].filter((pl.col("phase") == "Clan Conflict") & (pl.col("round") == "all"))
     if dec.height:
         r = dec.row(0, named=True)
@@ -397,10 +406,11 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
     }
     sections = [
         ("Seats", "seats", "Win rate per seat (draft order: seat 1 picks first) against the "
-         "fair share; p-value of an exact binomial test."),
+         "fair share; p-value of an exact two-sided binomial test, and Holm-adjusted across "
+         "the seats (the flag uses the adjusted value)."),
         ("Declarer advantage", "declarer", "How often the player who declared the ability "
          "wins the rounds it fights, per round, against the fair share of the players in "
-         "those rounds."),
+         "those rounds (flags Holm-adjusted across the rows of each phase)."),
         ("Declared abilities", "abilities", "Share of declarations per ability and the "
          "declarer's win rate with it."),
         ("Game length", "lengths", "Rounds per phase: mean with 95% interval, sd, "

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from reports.stats import binomial_p, distribution, mean_from_moments, rate
+from reports.stats import binomial_p, distribution, holm, mean_from_moments, rate
 
 
 def test_wilson_interval_known_value():
@@ -13,6 +13,25 @@ def test_wilson_interval_known_value():
     assert e.value == 0.5 and e.n == 100
     assert e.lo == pytest.approx(0.4038, abs=1e-4) and e.hi == pytest.approx(0.5962, abs=1e-4)
     assert math.isnan(rate(0, 0).value)
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (10, 10), (3, 7), (123, 1000), (5, 10**7)])
+@pytest.mark.parametrize("conf", [0.95, 0.99, 0.999])
+def test_wilson_matches_scipy(k, n, conf):
+    from scipy.stats import binomtest
+
+    ci = binomtest(k, n).proportion_ci(confidence_level=conf, method="wilson")
+    e = rate(k, n, conf)
+    assert e.lo == pytest.approx(ci.low, abs=1e-12) and e.hi == pytest.approx(ci.high, abs=1e-12)
+
+
+@pytest.mark.parametrize(("k", "n", "p0"), [(0, 20, 0.25), (5, 20, 0.25), (2600, 10_000, 0.25),
+                                           (40, 40, 0.5), (7, 100, 0.02)])
+def test_binomial_p_is_twice_the_smaller_tail(k, n, p0):
+    from scipy.stats import binom
+
+    expected = min(1.0, 2 * min(binom.cdf(k, n, p0), binom.sf(k - 1, n, p0)))
+    assert binomial_p(k, n, p0) == pytest.approx(expected, rel=1e-9, abs=1e-300)
 
 
 def test_binomial_p_flags_only_real_differences():
@@ -33,3 +52,8 @@ def test_distribution_from_histogram():
 def test_mean_interval_contains_mean():
     e = mean_from_moments(10.0, 30.0, 5)
     assert e.lo < 2.0 < e.hi
+
+
+def test_holm_adjustment():
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.5]) == [0.5]
