@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Annotated
 
@@ -154,21 +155,25 @@ def games(
     if as_json:
         out.print_json(json.dumps(data))
         return
+
+    def item(head: str, text: str) -> None:
+        out.print(textwrap.fill(f"{head}: {text}", width=100, initial_indent="    ",
+                                subsequent_indent="      "), highlight=False, markup=False)
+
     for g in data:
-        out.print(f"[bold]{g['name']}[/bold]: {g['title']} ({g['players']} players, "
-                  f"default {g['default_players']}; default playouts {g['default_n']:,})")
-        out.print("  policies:")
+        out.print(f"{g['name']}: {g['title']} ({g['players']} players, default "
+                  f"{g['default_players']}; default playouts {g['default_n']:,})",
+                  highlight=False, markup=False)
+        out.print("  policies (--policy NAME, or --seats NAME,NAME,...):")
         for name, desc in g["policies"].items():
-            default = " (default)" if name == g["default_policy"] else ""
-            out.print(f"    {name}{default}: {desc}", highlight=False)
+            item(name + (" (default)" if name == g["default_policy"] else ""), desc)
         out.print("  rule options (--rule name=value):")
         for r in g["rules"]:
-            out.print(f"    {r['name']} = {'|'.join(r['choices'])} (default {r['default']}):"
-                      f" {r['help']}", highlight=False)
-        out.print("  content files (--content NAME or a path):")
+            item(f"{r['name']} = {'|'.join(r['choices'])} (default {r['default']})", r["help"])
+        out.print("  content files (--content NAME, or a path to your own file):")
         for c in g["content"]:
-            flag = "assumed" if c["assumed"] else "as printed"
-            out.print(f"    {c['name']} ({flag}): {c['description']}", highlight=False)
+            item(f"{c['name']} ({'assumed' if c['assumed'] else 'as printed'})",
+                 f"{c['description']} [{c['path']}]")
         out.print()
 
 
