@@ -77,21 +77,13 @@ def tiebreak(state, mask, n, faces):
 
 
 @njit(**JIT)
-def resolve(state, t1, t2, nd, part, n, faces):
-    """Winner of a battle from the rolled tops; returns (winner, 1 if a tiebreaker was rolled)."""
+def resolve(state, t1, t2, nd, part, n, faces, counters, slot):
+    """Winner of a battle from the rolled tops; a tiebreaker roll adds 1 to counters[slot]."""
     mask = top_group(t1, t2, nd, part, n)
-    if mask & (mask - 1) == 0:
-        return lowest_bit(mask), 0
-    return tiebreak(state, mask, n, faces), 1
-
-
-@njit(**JIT)
-def shares(t1, t2, nd, part, n, out):
-    """Each player's chance of winning from the current tops (1, 1/|tied group| or 0)."""
-    mask = top_group(t1, t2, nd, part, n)
-    c = popcount(mask)
-    for p in range(n):
-        out[p] = 1.0 / c if (mask >> p) & 1 else 0.0
+    if mask & (mask - 1):
+        counters[slot] += 1
+        return tiebreak(state, mask, n, faces)
+    return lowest_bit(mask)
 
 
 @njit(**JIT)
@@ -119,6 +111,7 @@ def odds_chunk(seed, first, count, codes, faces, uma, wins, tiebreaks):
         for p in range(n):
             if codes[p] != UMA:
                 t1[p], t2[p] = roll_top2(state, codes[p], faces)
+        # inline rather than resolve(): a call passing arrays costs reference counting here
         mask = top_group(t1, t2, nd, part, n)
         if mask & (mask - 1):
             tiebreaks[0] += 1

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from kernels.config import JIT, NO_ALLOC
-from kernels.dice import UMA, lowest_bit, popcount, tiebreak, top_group
+from kernels.dice import UMA, popcount, resolve, top_group
 from kernels.rng import below, new_state, roll_top2, seed_stream, shuffle
 
 # Policies
@@ -380,6 +380,18 @@ def settle_round(p_n, winner, ronin_by, field, part, medic, hand, hand_n, hall, 
 
 
 @njit(**JIT)
+def record_declarer(decl, decl_ab, phase, rnd, declarer, winner, part, npart, a):
+    """Count a contested round for the declarer's statistics (when it fought the round)."""
+    if part[declarer]:
+        ri = min(rnd, N_DECL - 1)
+        decl[phase, ri, npart, 0] += 1
+        decl_ab[phase, a, 0] += 1
+        if winner == declarer:
+            decl[phase, ri, npart, 1] += 1
+            decl_ab[phase, a, 1] += 1
+
+
+@njit(**JIT)
 def draft(state, P, pol, rank_order, pi, perm, inpool, avail, owner, pickno, deck, deck_n):
     """Deal 16 x players samurai face up and draft them; returns the last drafter."""
     R = perm.shape[0]
@@ -608,24 +620,13 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
                             medic[p] = True
                         else:
                             t1[target], t2[target] = roll_top2(state, k[target], faces)
-            mask = top_group(t1, t2, nd, part, P)
-            if mask & (mask - 1):
-                misc[M_TIEBREAKS] += 1
-                winner = tiebreak(state, mask, P, faces)
-            else:
-                winner = lowest_bit(mask)
+            winner = resolve(state, t1, t2, nd, part, P, faces, misc, M_TIEBREAKS)
             recipient = settle_round(P, winner, ronin_by, field, part, medic, hand, hand_n,
                                      hall, hall_n, disc, disc_n)
             if recipient != winner:
                 battle[RONIN, B_EFFECT] += 1
             # statistics of a contested round
-            ri = min(rnd, N_DECL - 1)
-            if part[declarer]:
-                decl[0, ri, npart, 0] += 1
-                decl_ab[0, a, 0] += 1
-                if winner == declarer:
-                    decl[0, ri, npart, 1] += 1
-                    decl_ab[0, a, 1] += 1
+            record_declarer(decl, decl_ab, 0, rnd, declarer, winner, part, npart, a)
             for p in range(P):
                 if not part[p]:
                     continue
@@ -700,19 +701,9 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
             kk = ratings[field[p], a]
             nd[p] = kk
             t1[p], t2[p] = roll_top2(state, kk, faces)
-        mask = top_group(t1, t2, nd, part, P)
-        if mask & (mask - 1):
-            misc[M_FB_ROUNDS_TIEBREAK] += 1
-            winner = tiebreak(state, mask, P, faces)
-        else:
-            winner = lowest_bit(mask)
-        ri = min(frnd, N_DECL - 1)
-        if part[declarer]:
-            decl[1, ri, n_active, 0] += 1
-            decl_ab[1, a, 0] += 1
-            if winner == declarer:
-                decl[1, ri, n_active, 1] += 1
-                decl_ab[1, a, 1] += 1
+        winner = resolve(state, t1, t2, nd, part, P, faces, misc,
+                         M_FB_ROUNDS_TIEBREAK)
+        record_declarer(decl, decl_ab, 1, frnd, declarer, winner, part, n_active, a)
         for p in range(P):
             if not part[p]:
                 continue
