@@ -8,7 +8,7 @@ top2 = 0 when a single die was rolled.
 import numpy as np
 from numba import njit
 
-from kernels.config import JIT
+from kernels.config import JIT, NO_ALLOC
 from kernels.rng import die, new_state, roll_top2, seed_stream
 
 MAX_DICE = 4
@@ -95,6 +95,22 @@ def roll_code(state, code, faces, uma):
     return a, b, code
 
 
+@njit(**NO_ALLOC)
+def _odds_loop(state, seed, first, count, codes, faces, t1, t2, nd, part, wins, tiebreaks):
+    n = codes.shape[0]
+    for g in range(count):
+        seed_stream(state, seed, first + g)
+        for p in range(n):
+            if codes[p] != UMA:
+                t1[p], t2[p] = roll_top2(state, codes[p], faces)
+        mask = top_group(t1, t2, nd, part, n)
+        if mask & (mask - 1):
+            tiebreaks[0] += 1
+            wins[tiebreak(state, mask, n, faces)] += 1
+        else:
+            wins[lowest_bit(mask)] += 1
+
+
 @njit(**JIT)
 def odds_chunk(seed, first, count, codes, faces, uma, wins, tiebreaks):
     """Monte Carlo battles of the given pools; adds wins per pool and tiebreaker count."""
@@ -106,15 +122,4 @@ def odds_chunk(seed, first, count, codes, faces, uma, wins, tiebreaks):
     part = np.ones(n, np.bool_)
     for p in range(n):
         t1[p], t2[p], nd[p] = roll_code(state, codes[p], faces, uma)
-    for g in range(count):
-        seed_stream(state, seed, first + g)
-        for p in range(n):
-            if codes[p] != UMA:
-                t1[p], t2[p] = roll_top2(state, codes[p], faces)
-        # inline rather than resolve(): a call passing arrays costs reference counting here
-        mask = top_group(t1, t2, nd, part, n)
-        if mask & (mask - 1):
-            tiebreaks[0] += 1
-            wins[tiebreak(state, mask, n, faces)] += 1
-        else:
-            wins[lowest_bit(mask)] += 1
+    _odds_loop(state, seed, first, count, codes, faces, t1, t2, nd, part, wins, tiebreaks)
