@@ -135,7 +135,7 @@ def card_table(s: dict, long: LongTable) -> pl.DataFrame:
             "samurai": name, "total": int(c["total"][i]), "power": int(c["power"][i]),
             "speed": int(c["speed"][i]), "armor": int(c["armor"][i]),
             "karma": int(c["karma"][i]), "assumed": bool(c["assumed"][i]),
-            "draft_rate": drafted / games if games else math.nan,
+            "drafted": drafted, "draft_rate": drafted / games if games else math.nan,
             "avg_pick": pick.value, "avg_pick_ci_low": pick.lo, "avg_pick_ci_high": pick.hi,
             "fielded": fielded, "round_win_rate": win.value, "round_ci_low": win.lo,
             "round_ci_high": win.hi, "round_fair_share": fair, "round_edge": win.value - fair,
