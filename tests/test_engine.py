@@ -82,3 +82,11 @@ def test_failing_chunk_stops_the_run():
     with pytest.raises(ValueError):
         engine.run_chunks(engine.plan(100, 10), work, lambda c, r: seen.append(r), 2)
     assert sum(seen) < 100
+
+
+def test_core_stats_match_the_aggregates(tmp_path):
+    cfg = config(tmp_path, n=1500)
+    aggs = aggregates(cfg)
+    core = GAME.core_stats(aggs, cfg.players)
+    assert core.games == 1500 == core.seat_wins.sum() + core.shared
+    assert core.completed == 1500 and core.length.sum() == 1500

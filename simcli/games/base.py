@@ -27,6 +27,25 @@ class RuleOption:
 
 
 @dataclass(frozen=True)
+class CoreStats:
+    """The figures every game reports the same way (integer counts from its aggregates).
+
+    seat_wins[s]: games seat s won outright; shared: games with a shared victory or draw
+    (nobody won outright); completed: games that ended by the rules (not a safety cap);
+    length: histogram of game length (index = length in `length_unit`, last bin = that or
+    more); margin: optional histogram of the winner's score margin (index = margin).
+    """
+
+    games: int
+    seat_wins: np.ndarray
+    shared: int
+    completed: int
+    length: np.ndarray
+    length_unit: str
+    margin: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
 class Content:
     """A loaded content file: its identity and the parsed, validated data."""
 
@@ -158,6 +177,10 @@ class Game(ABC):
         rows: np.ndarray | None,
     ) -> None:
         """Play playouts first..first+count-1, adding to `aggs` (and filling `rows`)."""
+
+    @abstractmethod
+    def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
+        """The figures every game shares (seat wins, shared wins, completion, length)."""
 
     @abstractmethod
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):

@@ -13,7 +13,7 @@ from kernels import sixteen_samurai as K
 from kernels.dice import MAX_DICE
 from simcli.dice_odds import tables as odds_tables
 from simcli.errors import UserError
-from simcli.games.base import Content, Game, RuleOption, read_toml, sha256
+from simcli.games.base import Content, CoreStats, Game, RuleOption, read_toml, sha256
 
 ABILITIES = ("power", "speed", "armor", "karma")
 BATTLE_CARDS = ("Ninjutsu", "Uma", "Ronin", "Bushido", "Medicine")
@@ -260,6 +260,15 @@ class SixteenSamurai(Game):
             prep.totals, prep.rank_order, prep.pi, prep.pf, prep.table, prep.td,
             aggs["wins"], aggs["lengths"], aggs["decl"], aggs["decl_ab"], aggs["cards"],
             aggs["clan"], aggs["battle"], aggs["misc"], aggs["fbp"], out,
+        )
+
+    def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
+        """Seat wins, completion and length in rounds (Sixteen Samurai has no shared wins)."""
+        games = int(aggs["wins"].sum())
+        return CoreStats(
+            games=games, seat_wins=aggs["wins"][:players].copy(), shared=0,
+            completed=games - int(aggs["misc"][K.M_CAPPED]), length=aggs["lengths"][2].copy(),
+            length_unit="rounds",
         )
 
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
