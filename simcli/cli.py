@@ -82,8 +82,8 @@ class SimcliGroup(TyperGroup):
 
 
 def _interrupted(exc: BaseException | None) -> None:
-    detail = f" ({exc})" if isinstance(exc, Interrupted) else ""
-    err.print(f"simcli: interrupted{detail}; no run folder was written", markup=False)
+    msg = str(exc) if isinstance(exc, Interrupted) else "interrupted; no run folder was written"
+    err.print(f"simcli: {msg}", markup=False, highlight=False, soft_wrap=True)
     sys.exit(130)
 
 
@@ -218,6 +218,18 @@ def run(
                                                    help="Playouts per chunk (does not "
                                                         "change results). Default: "
                                                         "automatic.")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="Where chunks run: local "
+                                                           "(threads) or dask.")] = "local",
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="With --backend dask: "
+                                                  "address of a running scheduler, e.g. "
+                                                  "tcp://host:8786.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="With --backend dask and no "
+                                                "--scheduler: start a local cluster of this "
+                                                "many worker processes. Default: one per "
+                                                "thread.")] = None,
+    checkpoint: Annotated[bool, typer.Option("--checkpoint", help="Keep progress in "
+                                             "OUT.partial so that `simcli resume OUT` can "
+                                             "finish a stopped run.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary "
                                                          "on stdout.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
@@ -228,9 +240,42 @@ def run(
 
     g, cfg = build_config(game, players=players, policy=policy, seats=seats, n=n, seed=seed,
                           threads=threads, rules=rule or [], content=content, out=out_dir,
-                          force=force, save_games=save_games, chunk_size=chunk_size)
+                          force=force, save_games=save_games, chunk_size=chunk_size,
+                          backend=backend, scheduler=scheduler, workers=workers,
+                          checkpoint=checkpoint)
     progress = RichProgress(f"{g.name} {cfg.players}p", enabled=not quiet)
-    result = run_study(cfg, progress)
+    _show(run_study(cfg, progress), as_json)
+
+
+@app.command()
+def resume(
+    folder: Annotated[Path, typer.Argument(help="The --out folder of a checkpointed run "
+                                                "that was stopped.")],
+    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
+                                                "Default: as the run started.")] = None,
+    backend: Annotated[str | None, typer.Option("--backend", help="local or dask. Default: "
+                                                "as the run started.")] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="With --backend dask: "
+                                                  "a running scheduler's address.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="With --backend dask: "
+                                                "local worker processes.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary "
+                                                         "on stdout.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Finish a checkpointed run; the numbers equal those of an uninterrupted run."""
+    from simcli.study import resume_study
+
+    if backend not in (None, "local", "dask"):
+        raise UserError(f"--backend takes local or dask, not '{backend}'")
+    if threads is not None and threads <= 0:
+        raise UserError(f"--threads must be positive, not {threads}")
+    progress = RichProgress("resume", enabled=not quiet)
+    _show(resume_study(folder, progress, threads=threads, backend=backend,
+                       scheduler=scheduler, workers=workers), as_json)
+
+
+def _show(result, as_json: bool) -> None:
     if as_json:
         out.print_json(json.dumps({
             "run_folder": str(result.folder), "manifest": result.manifest,

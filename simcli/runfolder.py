@@ -20,17 +20,32 @@ CONTENT_COPY = "content.toml"
 
 
 class RunFolder:
-    """A run folder being written: `path` is the temporary location until commit()."""
+    """A run folder being written: `path` is the temporary location until commit().
 
-    def __init__(self, final: Path, force: bool) -> None:
+    An ordinary run writes to a hidden `.NAME.partial-*` folder that is removed if the run
+    fails. A checkpointed run writes to `NAME.partial` and keeps it when stopped, so that
+    `simcli resume NAME` can finish it.
+    """
+
+    def __init__(self, final: Path, force: bool, checkpointed: bool = False,
+                 resuming: bool = False) -> None:
         self.final = final
+        self.checkpointed = checkpointed
         if final.exists() and not force:
             raise UserError(f"output folder {final} exists; choose another --out or add --force")
         if final.exists() and not final.is_dir():
             raise UserError(f"output path {final} exists and is not a folder")
+        if checkpointed:
+            self.path = final.with_name(final.name + ".partial")
+            if resuming:
+                return
+            if self.path.exists():
+                raise UserError(f"an unfinished checkpointed run is in {self.path}; finish it "
+                                f"with `simcli resume {final}` or remove that folder")
+        else:
+            self.path = final.parent / f".{final.name}.partial-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         try:
             final.parent.mkdir(parents=True, exist_ok=True)
-            self.path = final.parent / f".{final.name}.partial-{os.getpid()}-{uuid.uuid4().hex[:8]}"
             self.path.mkdir()
         except OSError as exc:
             raise UserError(f"cannot create output folder {final}: {exc.strerror or exc}") from None
@@ -46,9 +61,10 @@ class RunFolder:
             shutil.rmtree(old, ignore_errors=True)
         return self.final
 
-    def abort(self) -> None:
-        """Remove everything written so far."""
-        shutil.rmtree(self.path, ignore_errors=True)
+    def abort(self, interrupted: bool = False) -> None:
+        """Remove everything written so far (a checkpointed run keeps its folder)."""
+        if not self.checkpointed:
+            shutil.rmtree(self.path, ignore_errors=True)
 
 
 def write_json(path: Path, data: Any) -> None:

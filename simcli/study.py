@@ -18,8 +18,8 @@ import polars as pl
 
 from reports.render import write_all
 from reports.summary import Summary
-from simcli import __version__, engine
-from simcli.errors import UserError
+from simcli import __version__, checkpoint, dask_backend, engine
+from simcli.errors import Interrupted, UserError
 from simcli.games.base import Content, Game
 from simcli.registry import get_game
 from simcli.runfolder import (
@@ -49,15 +49,30 @@ class RunConfig:
     force: bool = False
     save_games: bool = False
     chunk_size: int | None = None
+    backend: str = "local"
+    scheduler: str | None = None
+    workers: int | None = None
+    checkpoint: bool = False
     command: list[str] = field(default_factory=list)
 
 
 def build_config(game_name: str, *, players: int | None, policy: str | None,
                  seats: str | None, n: int | None, seed: int, threads: int | None,
                  rules: list[str], content: str | None, out: Path | None, force: bool,
-                 save_games: bool, chunk_size: int | None) -> tuple[Game, RunConfig]:
+                 save_games: bool, chunk_size: int | None, backend: str = "local",
+                 scheduler: str | None = None, workers: int | None = None,
+                 checkpoint: bool = False) -> tuple[Game, RunConfig]:
     """Check every option against the game and fill in defaults."""
     game = get_game(game_name)
+    if backend not in ("local", "dask"):
+        raise UserError(f"--backend takes local or dask, not '{backend}'")
+    if backend == "local" and (scheduler or workers):
+        raise UserError("--scheduler and --workers need --backend dask")
+    if scheduler and workers:
+        raise UserError("give --scheduler (an existing cluster) or --workers (a local one), "
+                        "not both")
+    if workers is not None and workers <= 0:
+        raise UserError(f"--workers must be positive, not {workers}")
     if n is None:
         n = game.default_n
     if n <= 0:
@@ -92,7 +107,8 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
     cfg = RunConfig(
         game=game.name, players=players, seats=seat_list, n=n, seed=seed,
         threads=threads or engine.default_threads(), rules=chosen, content=content, out=out,
-        force=force, save_games=save_games, chunk_size=chunk_size, command=list(sys.argv),
+        force=force, save_games=save_games, chunk_size=chunk_size, backend=backend,
+        scheduler=scheduler, workers=workers, checkpoint=checkpoint, command=list(sys.argv),
     )
     return game, cfg
 
@@ -118,61 +134,130 @@ def versions() -> dict[str, str]:
 
 
 def chunk_size_for(game: Game, cfg: RunConfig) -> int:
-    """Chunk size: the game's default, smaller for short runs so every thread gets work."""
+    """Chunk size: the game's default, smaller for short runs so every worker gets work."""
     if cfg.chunk_size:
         return cfg.chunk_size
     return max(1, min(game.chunk_size, math.ceil(cfg.n / (4 * cfg.threads))))
 
 
-def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None,
-         games_dir: Path | None) -> tuple[dict[str, np.ndarray], float]:
-    """Play every chunk of the run; returns (merged aggregates, run seconds)."""
-    total = game.new_aggregates(prep)
-    ncol = len(game.row_columns)
+def chunk_task(game_name: str, prep: Any, seed: int, keep_rows: bool, first: int,
+               count: int) -> tuple[dict[str, np.ndarray], np.ndarray | None]:
+    """Play one chunk: its statistics and (with keep_rows) one row per playout.
 
-    def work(chunk: engine.Chunk):
-        aggs = game.new_aggregates(prep)
-        rows = np.zeros((chunk.count, ncol), np.int64) if games_dir else None
-        game.run_chunk(prep, cfg.seed, chunk.first, chunk.count, aggs, rows)
-        return aggs, rows
+    A plain module-level function, so Dask can send it to workers.
+    """
+    game = get_game(game_name)
+    aggs = game.new_aggregates(prep)
+    rows = np.zeros((count, len(game.row_columns)), np.int64) if keep_rows else None
+    game.run_chunk(prep, seed, first, count, aggs, rows)
+    return aggs, rows
+
+
+@dataclass
+class Progressing:
+    """Where a run stands: merged statistics of the finished chunks."""
+
+    aggs: dict[str, np.ndarray]
+    done: set[int]
+    elapsed_s: float = 0.0
+
+
+def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None,
+         folder: Path | None, state: Progressing | None = None) -> tuple[dict, float]:
+    """Play every chunk not yet done; returns (merged aggregates, run seconds).
+
+    With a folder and cfg.save_games, rows go to folder/games/part-*.parquet; with
+    cfg.checkpoint the state is saved to folder/checkpoint.json every few seconds and when
+    the run stops.
+    """
+    state = state or Progressing(game.new_aggregates(prep), set())
+    size = chunk_size_for(game, cfg)
+    chunks = [c for c in engine.plan(cfg.n, size) if c.index not in state.done]
+    games_dir = folder / "games" if folder is not None and cfg.save_games else None
+    if games_dir is not None:
+        games_dir.mkdir(exist_ok=True)
+    last_save = time.perf_counter()
+    started = time.perf_counter()
+
+    def checkpoint_now() -> None:
+        if cfg.checkpoint and folder is not None:
+            elapsed = state.elapsed_s + time.perf_counter() - started
+            checkpoint.save(folder, checkpoint.config_dict(cfg), size, state.done, state.aggs,
+                            elapsed)
 
     def done(chunk: engine.Chunk, result) -> None:
+        nonlocal last_save
         aggs, rows = result
-        engine.merge(total, aggs)
         if games_dir is not None:
-            df = pl.DataFrame(rows, schema=list(game.row_columns), orient="row")
-            df = df.with_columns(
-                pl.int_range(chunk.first, chunk.first + chunk.count, dtype=pl.Int64)
-                .alias("playout")).select(["playout", *game.row_columns])
-            df.write_parquet(games_dir / f"part-{chunk.index:06d}.parquet")
+            write_rows(games_dir, chunk, game.row_columns, rows)
+        engine.merge(state.aggs, aggs)
+        state.done.add(chunk.index)
+        if cfg.checkpoint and time.perf_counter() - last_save > CHECKPOINT_EVERY_S:
+            checkpoint_now()
+            last_save = time.perf_counter()
 
-    chunks = engine.plan(cfg.n, chunk_size_for(game, cfg))
-    run_s = engine.run_chunks(chunks, work, done, cfg.threads, progress)
-    return total, run_s
-
-
-def run_study(cfg: RunConfig, progress: engine.Progress | None = None) -> RunResult:
-    """Run a study end to end and commit its run folder; nothing is left if it fails."""
-    game = get_game(cfg.game)
-    content = game.load_content(game.content_path(cfg.content))
-    folder = RunFolder(cfg.out, cfg.force)
+    args = (game.name, prep, cfg.seed, games_dir is not None)
     try:
+        if cfg.backend == "dask":
+            with dask_backend.client_for(cfg.scheduler, cfg.workers, cfg.threads) as client:
+                run_s = dask_backend.run_chunks(client, chunks, chunk_task, args, done,
+                                                progress, token=f"simcli-{cfg.seed}-{size}")
+        else:
+            run_s = engine.run_chunks(
+                chunks, lambda c: chunk_task(*args, c.first, c.count), done, cfg.threads,
+                progress)
+    finally:
+        checkpoint_now()
+    return state.aggs, state.elapsed_s + run_s
+
+
+CHECKPOINT_EVERY_S = 2.0
+
+
+def write_rows(games_dir: Path, chunk: engine.Chunk, columns: tuple[str, ...],
+               rows: np.ndarray) -> None:
+    """One chunk's per-playout rows as games/part-NNNNNN.parquet (written atomically)."""
+    df = pl.DataFrame(rows, schema=list(columns), orient="row")
+    df = df.with_columns(
+        pl.int_range(chunk.first, chunk.first + chunk.count, dtype=pl.Int64).alias("playout")
+    ).select(["playout", *columns])
+    final = games_dir / f"part-{chunk.index:06d}.parquet"
+    tmp = games_dir / f".part-{chunk.index:06d}.parquet.tmp"
+    df.write_parquet(tmp)
+    tmp.replace(final)
+
+
+def run_study(cfg: RunConfig, progress: engine.Progress | None = None,
+              state: Progressing | None = None) -> RunResult:
+    """Run a study end to end and commit its run folder.
+
+    An ordinary run leaves nothing if it fails; a checkpointed one leaves OUT.partial with
+    its checkpoint, to be finished by resume_study.
+    """
+    game = get_game(cfg.game)
+    resuming = state is not None
+    folder = RunFolder(cfg.out, cfg.force, checkpointed=cfg.checkpoint, resuming=resuming)
+    content_file = folder.path / CONTENT_COPY if resuming else game.content_path(cfg.content)
+    content = game.load_content(content_file)
+    try:
+        if not resuming:
+            shutil.copyfile(content.path, folder.path / CONTENT_COPY)
         started = datetime.now(UTC)
         t0 = time.perf_counter()
         prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
         game.run_chunk(prep, cfg.seed, 0, 1, game.new_aggregates(prep), None)  # compile/load
         compile_s = time.perf_counter() - t0
-        games_dir = None
-        if cfg.save_games:
-            games_dir = folder.path / "games"
-            games_dir.mkdir()
-        aggs, run_s = play(game, prep, cfg, progress, games_dir)
+        if cfg.checkpoint and not resuming:
+            checkpoint.save(folder.path, checkpoint.config_dict(cfg), chunk_size_for(game, cfg),
+                            set(), game.new_aggregates(prep), 0.0)
+        aggs, run_s = play(game, prep, cfg, progress, folder.path, state)
         manifest = {
             "format": 1, "tool": "simcli", "tool_version": __version__,
             "game": game.name, "game_title": game.title, "players": cfg.players,
             "seats": list(cfg.seats), "rules": cfg.rules, "content": content.identity(),
             "seed": cfg.seed, "playouts": cfg.n, "chunk_size": chunk_size_for(game, cfg),
-            "threads": cfg.threads, "cores": os.cpu_count(), "save_games": cfg.save_games,
+            "backend": cfg.backend, "threads": cfg.threads, "cores": os.cpu_count(),
+            "save_games": cfg.save_games, "checkpoint": cfg.checkpoint, "resumed": resuming,
             "versions": versions(),
             "timing": {"compile_s": round(compile_s, 3), "run_s": round(run_s, 3),
                        "playouts_per_s": round(cfg.n / run_s, 1) if run_s > 0 else None},
@@ -181,15 +266,45 @@ def run_study(cfg: RunConfig, progress: engine.Progress | None = None) -> RunRes
             "command": cfg.command,
         }
         save_aggregates(folder.path / AGGREGATES, aggs)
-        shutil.copyfile(content.path, folder.path / CONTENT_COPY)
         summary = game.report(aggs, manifest, content)
         write_all(summary, manifest, folder.path)
         write_json(folder.path / MANIFEST, manifest)
         final = folder.commit()
+        (final / checkpoint.STATE).unlink(missing_ok=True)
+    except Interrupted as exc:
+        folder.abort()
+        if cfg.checkpoint:
+            raise Interrupted(f"{exc}; checkpoint kept in {folder.path}: finish it with "
+                              f"`simcli resume {cfg.out}`") from None
+        raise Interrupted(f"{exc}; no run folder was written") from None
     except BaseException:
         folder.abort()
         raise
     return RunResult(final, manifest, summary)
+
+
+def resume_study(out: Path, progress: engine.Progress | None = None, *,
+                 threads: int | None = None, backend: str | None = None,
+                 scheduler: str | None = None, workers: int | None = None) -> RunResult:
+    """Finish a checkpointed run; the result equals that of an uninterrupted run."""
+    if (out / MANIFEST).exists() and not checkpoint.partial_dir(out).exists():
+        raise UserError(f"{out} is already a finished run")
+    folder = checkpoint.partial_dir(out)
+    if not folder.is_dir():
+        raise UserError(f"no unfinished checkpointed run for {out} (no {folder})")
+    saved = checkpoint.load(folder)
+    c = saved["config"]
+    cfg = RunConfig(
+        game=c["game"], players=c["players"], seats=tuple(c["seats"]), n=c["n"],
+        seed=c["seed"], threads=threads or c["threads"], rules=c["rules"],
+        content=c["content"], out=out, force=c["force"], save_games=c["save_games"],
+        chunk_size=saved["chunk_size"], backend=backend or c.get("backend", "local"),
+        scheduler=scheduler if backend == "dask" else None,
+        workers=workers if backend == "dask" else None, checkpoint=True,
+        command=list(sys.argv),
+    )
+    state = Progressing(saved["aggregates"], saved["done"], saved["elapsed_s"])
+    return run_study(cfg, progress, state)
 
 
 def rerender(folder: Path) -> RunResult:
