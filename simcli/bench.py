@@ -1,34 +1,42 @@
-"""`simcli bench`: playouts per second and compile time, measured apart, on fixed seeds."""
+"""`simcli bench`: compile time and playouts/s measured apart, on fixed seeds, and a
+regression gate against a stored baseline.
+
+Repeats are interleaved across games (A, B, A, B, ...) so that a slow spell of a shared
+machine hits every game alike; each figure is the median with its min and max.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from simcli import engine
+from simcli.errors import UserError
 from simcli.games.base import Game
 from simcli.registry import GAMES
 
 BENCH_SEED = 12345
+FORMAT = "simcli-bench-1"
 
 
-def _spread(values: list[float]) -> dict[str, float]:
+def _spread(values: list[float]) -> dict[str, Any]:
     return {"median": statistics.median(values), "min": min(values), "max": max(values),
-            "repeats": len(values)}
+            "values": values}
 
 
 def _cache_state(game: Game) -> str:
     """'compiled' if the game kernel was compiled in this process, else 'cache'."""
-    kernel = getattr(game, "kernel", None)
-    stats = getattr(kernel, "stats", None)
+    stats = getattr(getattr(game, "kernel", None), "stats", None)
     if stats is None:
         return "unknown"
     return "compiled" if sum(stats.cache_misses.values()) else "cache"
@@ -56,59 +64,68 @@ def cold_compile_seconds(game_name: str) -> float:
         return float(out.stdout.strip().splitlines()[-1])
 
 
-def _rate_one_thread(game: Game, prep: Any, count: int, repeats: int) -> list[float]:
-    rates = []
-    for r in range(repeats):
+class _Setup:
+    """One game's prepared inputs and the playouts per repeat."""
+
+    def __init__(self, game: Game, seconds: float, threads: int) -> None:
+        self.game = game
+        self.threads = threads
+        self.prep, self.first_s = first_call(game)
+        self.first_state = _cache_state(game)
+        probe = max(100, game.chunk_size // 4)
+        t0 = time.perf_counter()
+        game.run_chunk(self.prep, BENCH_SEED, 0, probe, game.new_aggregates(self.prep), None)
+        self.count = max(probe, int(probe / (time.perf_counter() - t0) * seconds))
+        self.one: list[float] = []
+        self.many: list[float] = []
+        self.moves: list[float] = []
+
+    def repeat(self, r: int) -> None:
+        game, prep, count = self.game, self.prep, self.count
         aggs = game.new_aggregates(prep)
         t0 = time.perf_counter()
         game.run_chunk(prep, BENCH_SEED, r * count, count, aggs, None)
-        rates.append(count / (time.perf_counter() - t0))
-    return rates
+        rate = count / (time.perf_counter() - t0)
+        self.one.append(rate)
+        core = game.core_stats(aggs, game.default_players)
+        self.unit = core.length_unit
+        mean_len = float((core.length * np.arange(len(core.length))).sum() / max(core.games, 1))
+        self.moves.append(rate * mean_len)
+        if self.threads > 1:
+            self.many.append(self._threaded(r))
 
+    def _threaded(self, r: int) -> float:
+        game, prep, threads = self.game, self.prep, self.threads
+        total = self.count * threads
+        chunk = max(1, min(game.chunk_size, total // (4 * threads)))
+        sink = game.new_aggregates(prep)
 
-def _rate_threads(game: Game, prep: Any, count: int, threads: int, repeats: int) -> list[float]:
-    rates = []
-    chunk = max(1, min(game.chunk_size, count // (4 * threads) or 1))
-    for _ in range(repeats):
-        total = game.new_aggregates(prep)
-
-        def work(c: engine.Chunk, _total=total):
+        def work(c: engine.Chunk):
             aggs = game.new_aggregates(prep)
-            game.run_chunk(prep, BENCH_SEED, c.first, c.count, aggs, None)
+            game.run_chunk(prep, BENCH_SEED, 10**9 + r * total + c.first, c.count, aggs, None)
             return aggs
 
-        def done(_c, aggs, _total=total) -> None:
-            engine.merge(_total, aggs)
+        secs = engine.run_chunks(engine.plan(total, chunk), work,
+                                 lambda _c, a: engine.merge(sink, a), threads)
+        return total / secs
 
-        secs = engine.run_chunks(engine.plan(count * threads, chunk), work, done, threads)
-        rates.append(count * threads / secs)
-    return rates
-
-
-def bench_game(game: Game, *, threads: int, seconds: float, repeats: int,
-               cold: bool) -> dict[str, Any]:
-    """Compile time and steady-state playouts/s (1 thread and `threads`) of a game."""
-    prep, first_s = first_call(game)
-    state = _cache_state(game)
-    probe = max(100, game.chunk_size // 4)
-    t0 = time.perf_counter()
-    game.run_chunk(prep, BENCH_SEED, 0, probe, game.new_aggregates(prep), None)
-    per_s = probe / (time.perf_counter() - t0)
-    count = max(probe, int(per_s * seconds))
-    one = _rate_one_thread(game, prep, count, repeats)
-    result = {
-        "game": game.name, "setup": f"{game.default_players} players, "
-        f"{game.default_policy} on every seat, default rules and content",
-        "first_call_s": round(first_s, 3), "first_call": state,
-        "playouts_per_s_1_thread": _spread(one), "playouts_per_repeat": count,
-    }
-    if threads > 1:
-        many = _rate_threads(game, prep, count, threads, repeats)
-        result[f"playouts_per_s_{threads}_threads"] = _spread(many)
-        result["thread_scaling"] = statistics.median(many) / statistics.median(one)
-    if cold:
-        result["cold_compile_s"] = round(cold_compile_seconds(game.name), 3)
-    return result
+    def result(self, cold: bool) -> dict[str, Any]:
+        g = self.game
+        out: dict[str, Any] = {
+            "setup": f"{g.default_players} players, {g.default_policy} on every seat, "
+                     f"default rules and content",
+            "first_call_s": round(self.first_s, 3), "first_call": self.first_state,
+            "playouts_per_repeat": self.count,
+            "playouts_per_s": _spread(self.one),
+            "moves_per_s": _spread(self.moves), "move_unit": self.unit,
+        }
+        if self.many:
+            out["playouts_per_s_threads"] = _spread(self.many)
+            out["thread_scaling"] = round(statistics.median(self.many)
+                                          / statistics.median(self.one), 3)
+        if cold:
+            out["cold_compile_s"] = round(cold_compile_seconds(g.name), 3)
+        return out
 
 
 def bench_dice(*, seconds: float, repeats: int) -> dict[str, Any]:
@@ -133,18 +150,98 @@ def bench_dice(*, seconds: float, repeats: int) -> dict[str, Any]:
 
 def run_bench(names: list[str], *, threads: int, seconds: float, repeats: int,
               cold: bool) -> dict[str, Any]:
-    """Benchmarks of the named games (all when empty)."""
+    """Benchmarks of the named games (all when empty), repeats interleaved across games."""
     games = [GAMES[n] for n in names] if names else list(GAMES.values())
-    out: dict[str, Any] = {"threads": threads, "cores": os.cpu_count(), "seed": BENCH_SEED,
-                           "games": []}
-    for game in games:
-        out["games"].append(bench_game(game, threads=threads, seconds=seconds,
-                                       repeats=repeats, cold=cold))
-        if game.name == "sixteen-samurai":
-            out["dice"] = bench_dice(seconds=seconds, repeats=repeats)
+    setups = [_Setup(g, seconds, threads) for g in games]
+    for r in range(repeats):
+        for s in setups:
+            s.repeat(r)
+    out: dict[str, Any] = {
+        "format": FORMAT, "threads": threads, "cores": os.cpu_count(), "seed": BENCH_SEED,
+        "repeats": repeats, "seconds_per_repeat": seconds,
+        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+        "python": platform.python_version(),
+        "games": {s.game.name: s.result(cold) for s in setups},
+    }
+    if "sixteen-samurai" in out["games"]:
+        out["dice"] = bench_dice(seconds=seconds, repeats=repeats)
     return out
 
 
-def to_json(result: dict[str, Any]) -> str:
-    """The benchmark as indented JSON."""
-    return json.dumps(result, indent=2)
+def load_baseline(path: Path) -> dict[str, Any]:
+    """A baseline written by `simcli bench --json`, or a UserError saying what is wrong."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UserError(f"cannot read baseline {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise UserError(f"baseline {path} is not JSON: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(
+            doc.get("games"), dict):
+        raise UserError(f"baseline {path} is not a `simcli bench --json` file ({FORMAT})")
+    return doc
+
+
+def _verdict(name: str, measure: str, cur: dict, base: dict, tolerance: float) -> dict:
+    ratio = cur["median"] / base["median"]
+    # A regression: even the fastest repeat now is slower than the slowest baseline repeat
+    # by more than the tolerance, i.e. the slowdown exceeds the tolerance beyond the noise.
+    regressed = cur["max"] < base["min"] * (1 - tolerance)
+    return {"game": name, "measure": measure, "baseline_median": base["median"],
+            "current_median": cur["median"], "change": ratio - 1, "regressed": regressed}
+
+
+def compare(current: dict[str, Any], baseline: dict[str, Any],
+            tolerance: float) -> list[dict[str, Any]]:
+    """One verdict per measure present in both (playouts/s per game, dice resolutions/s)."""
+    rows = []
+    for name, cur in current["games"].items():
+        base = baseline["games"].get(name)
+        if base is None:
+            continue
+        rows.append(_verdict(name, "playouts/s, 1 thread", cur["playouts_per_s"],
+                             base["playouts_per_s"], tolerance))
+    if "dice" in current and "dice" in baseline:
+        rows.append(_verdict("sixteen-samurai", "dice resolutions/s",
+                             current["dice"]["resolutions_per_s"],
+                             baseline["dice"]["resolutions_per_s"], tolerance))
+    return rows
+
+
+def rows_for_table(res: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(measure, median, min - max) rows of a benchmark, for tables."""
+    rows = []
+    for name, g in res["games"].items():
+        rows.append((f"{name}: first call ({g['first_call']})", f"{g['first_call_s']} s", ""))
+        if "cold_compile_s" in g:
+            rows.append((f"{name}: cold compile", f"{g['cold_compile_s']} s", ""))
+        p = g["playouts_per_s"]
+        rows.append((f"{name}: playouts/s, 1 thread", f"{p['median']:,.0f}",
+                     f"{p['min']:,.0f} - {p['max']:,.0f}"))
+        m = g["moves_per_s"]
+        rows.append((f"{name}: moves ({g['move_unit']})/s, 1 thread", f"{m['median']:,.0f}",
+                     f"{m['min']:,.0f} - {m['max']:,.0f}"))
+        if "playouts_per_s_threads" in g:
+            t = g["playouts_per_s_threads"]
+            rows.append((f"{name}: playouts/s, {res['threads']} threads", f"{t['median']:,.0f}",
+                         f"{t['min']:,.0f} - {t['max']:,.0f}"))
+            rows.append((f"{name}: thread scaling", f"{g['thread_scaling']:.2f}x", ""))
+    if "dice" in res:
+        d = res["dice"]["resolutions_per_s"]
+        rows.append(("sixteen-samurai: dice resolutions/s (3 vs 2)", f"{d['median']:,.0f}",
+                     f"{d['min']:,.0f} - {d['max']:,.0f}"))
+    return rows
+
+
+def markdown(res: dict[str, Any], verdicts: list[dict[str, Any]] | None = None) -> str:
+    """The benchmark (and baseline verdicts) as Markdown tables."""
+    lines = [f"simcli bench: {res['cores']} cores, {res['repeats']} interleaved repeats, "
+             f"seed {res['seed']}", "", "| measure | median | min - max |", "|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in rows_for_table(res)]
+    if verdicts:
+        lines += ["", "| game | measure | baseline | now | change | verdict |",
+                  "|---|---|---|---|---|---|"]
+        lines += [f"| {v['game']} | {v['measure']} | {v['baseline_median']:,.0f} | "
+                  f"{v['current_median']:,.0f} | {100 * v['change']:+.1f}% | "
+                  f"{'REGRESSION' if v['regressed'] else 'ok'} |" for v in verdicts]
+    return "\n".join(lines)

@@ -372,45 +372,64 @@ def bench(
                                                      "figure. Default: all cores.")] = None,
     seconds: Annotated[float, typer.Option("--seconds", help="Target seconds per "
                                                              "repeat.")] = 1.0,
-    repeats: Annotated[int, typer.Option("--repeats", help="Repeats per figure (median "
+    repeats: Annotated[int, typer.Option("--repeats", help="Repeats per figure, interleaved "
+                                                           "across games (median "
                                                            "reported).")] = 5,
     cold: Annotated[bool, typer.Option("--cold", help="Also measure a cold compile in a "
                                                       "fresh process with an empty "
                                                       "cache.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    baseline: Annotated[Path | None, typer.Option("--baseline", help="A `simcli bench "
+                                                  "--json` file to compare with; exit code "
+                                                  "1 on a regression.")] = None,
+    tolerance: Annotated[float, typer.Option("--tolerance", help="With --baseline: the "
+                                             "slowdown allowed beyond the measured noise "
+                                             "(0.25 = 25%).")] = 0.25,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON (a baseline "
+                                                         "file).")] = False,
+    as_markdown: Annotated[bool, typer.Option("--markdown", help="Print Markdown "
+                                                                 "tables.")] = False,
 ) -> None:
     """Playouts per second and compile time, measured apart, on fixed seeds."""
-    from simcli.bench import run_bench, to_json
+    from simcli.bench import compare, load_baseline, markdown, rows_for_table, run_bench
     from simcli.registry import get_game
 
     names = [get_game(g).name for g in (game or [])]
     if seconds <= 0 or repeats <= 0:
         raise UserError("--seconds and --repeats must be positive")
+    if not 0 <= tolerance < 1:
+        raise UserError(f"--tolerance must be in [0, 1), not {tolerance}")
+    base = load_baseline(baseline) if baseline is not None else None
     res = run_bench(names, threads=threads or engine.default_threads(), seconds=seconds,
                     repeats=repeats, cold=cold)
+    verdicts = compare(res, base, tolerance) if base is not None else None
     if as_json:
-        print(to_json(res))
-        return
-    table = Table(title=f"simcli bench ({res['cores']} cores)", title_justify="left")
-    for col in ("measure", "median", "min - max"):
-        table.add_column(col)
-    for g in res["games"]:
-        table.add_row(f"{g['game']}: first call ({g['first_call']})", f"{g['first_call_s']} s",
-                      "")
-        if "cold_compile_s" in g:
-            table.add_row(f"{g['game']}: cold compile", f"{g['cold_compile_s']} s", "")
-        for key, val in g.items():
-            if key.startswith("playouts_per_s"):
-                label = key.replace("playouts_per_s_", "playouts/s, ").replace("_", " ")
-                table.add_row(f"{g['game']}: {label}", f"{val['median']:,.0f}",
-                              f"{val['min']:,.0f} - {val['max']:,.0f}")
-        if "thread_scaling" in g:
-            table.add_row(f"{g['game']}: thread scaling", f"{g['thread_scaling']:.2f}x", "")
-    if "dice" in res:
-        d = res["dice"]["resolutions_per_s"]
-        table.add_row("sixteen-samurai: dice resolutions/s (3 vs 2)", f"{d['median']:,.0f}",
-                      f"{d['min']:,.0f} - {d['max']:,.0f}")
-    out.print(table)
+        if verdicts is not None:
+            res = {**res, "baseline": str(baseline), "tolerance": tolerance,
+                   "verdicts": verdicts}
+        print(json.dumps(res, indent=2))
+    elif as_markdown:
+        print(markdown(res, verdicts))
+    else:
+        table = Table(title=f"simcli bench ({res['cores']} cores)", title_justify="left")
+        for col in ("measure", "median", "min - max"):
+            table.add_column(col)
+        for row in rows_for_table(res):
+            table.add_row(*row)
+        out.print(table)
+        if verdicts is not None:
+            vt = Table(title=f"against {baseline} (tolerance {tolerance:.0%} beyond noise)",
+                       title_justify="left")
+            for col in ("game", "measure", "baseline", "now", "change", "verdict"):
+                vt.add_column(col)
+            for v in verdicts:
+                vt.add_row(v["game"], v["measure"], f"{v['baseline_median']:,.0f}",
+                           f"{v['current_median']:,.0f}", f"{100 * v['change']:+.1f}%",
+                           "REGRESSION" if v["regressed"] else "ok")
+            out.print(vt)
+    if verdicts and any(v["regressed"] for v in verdicts):
+        err.print("simcli: bench: slower than the baseline beyond tolerance and noise",
+                  markup=False)
+        raise typer.Exit(1)
 
 
 def main() -> None:

@@ -225,15 +225,53 @@ def test_multi_value_options_expand():
         "--dice", "3", "--dice", "2", "--dice", "uma"]
 
 
-def test_bench_reports_rates_and_compile_time():
-    r = invoke("bench", "sixteen-samurai", "--seconds", "0.05", "--repeats", "2", "--json",
-               "--threads", "2")
+BENCH = ["bench", "sixteen-samurai", "--seconds", "0.05", "--repeats", "2", "--threads", "2"]
+
+
+@pytest.fixture(scope="module")
+def bench_json(tmp_path_factory):
+    r = invoke(*BENCH, "--json")
     assert r.exit_code == 0, r.output
-    data = json.loads(r.stdout)
-    g = data["games"][0]
-    assert g["first_call_s"] >= 0 and g["playouts_per_s_1_thread"]["median"] > 0
-    assert "playouts_per_s_2_threads" in g
+    path = tmp_path_factory.mktemp("bench") / "bench.json"
+    path.write_text(r.stdout)
+    return path
+
+
+def test_bench_reports_rates_and_compile_time(bench_json):
+    data = json.loads(bench_json.read_text())
+    g = data["games"]["sixteen-samurai"]
+    assert g["first_call_s"] >= 0 and g["playouts_per_s"]["median"] > 0
+    assert len(g["playouts_per_s"]["values"]) == 2
+    assert g["moves_per_s"]["median"] > g["playouts_per_s"]["median"]  # many rounds a game
+    assert g["playouts_per_s_threads"]["median"] > 0 and g["thread_scaling"] > 0
     assert data["dice"]["resolutions_per_s"]["median"] > 0
+    r = invoke(*BENCH, "--markdown")
+    assert r.exit_code == 0 and "| sixteen-samurai: playouts/s, 1 thread |" in r.stdout
+
+
+def test_bench_baseline_passes_on_itself_and_fails_on_a_doctored_one(bench_json, tmp_path):
+    r = invoke(*BENCH, "--baseline", bench_json, "--tolerance", "0.5")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(bench_json.read_text())
+    fast = doc["games"]["sixteen-samurai"]["playouts_per_s"]
+    for key in ("median", "min", "max"):
+        fast[key] *= 10  # a baseline ten times faster than this machine
+    fast["values"] = [v * 10 for v in fast["values"]]
+    doctored = tmp_path / "fast.json"
+    doctored.write_text(json.dumps(doc))
+    r = invoke(*BENCH, "--baseline", doctored, "--json")
+    assert r.exit_code == 1
+    verdicts = json.loads(r.stdout)["verdicts"]
+    assert any(v["regressed"] for v in verdicts)
+
+
+def test_bad_baseline_is_a_one_line_error(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    assert "not JSON" in one_line_error(invoke("bench", "--baseline", bad))
+    bad.write_text('{"games": 3}')
+    assert "simcli bench --json" in one_line_error(invoke("bench", "--baseline", bad))
+    assert "cannot read" in one_line_error(invoke("bench", "--baseline", tmp_path / "no.json"))
 
 
 def test_python_dash_m_is_the_same_app():
