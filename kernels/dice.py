@@ -77,12 +77,31 @@ def tiebreak(state, mask, n, faces):
 
 
 @njit(**JIT)
-def resolve(state, t1, t2, nd, part, n, faces, counters, slot):
-    """Winner of a battle from the rolled tops; a tiebreaker roll adds 1 to counters[slot]."""
+def tiebreak_lanes(states, lanes, mask, n, faces):
+    """tiebreak() where player p rolls from its own stream states[lanes[p]]."""
+    while popcount(mask) > 1:
+        hi = 0
+        new = 0
+        for p in range(n):
+            if (mask >> p) & 1:
+                r = die(states[lanes[p]], faces)
+                if r > hi:
+                    hi = r
+                    new = 1 << p
+                elif r == hi:
+                    new |= 1 << p
+        mask = new
+    return lowest_bit(mask)
+
+
+@njit(**JIT)
+def resolve(states, lanes, t1, t2, nd, part, n, faces, counters, slot):
+    """Winner of a battle from the rolled tops (tiebreak dice from each player's stream);
+    a tiebreaker roll adds 1 to counters[slot]."""
     mask = top_group(t1, t2, nd, part, n)
     if mask & (mask - 1):
         counters[slot] += 1
-        return tiebreak(state, mask, n, faces)
+        return tiebreak_lanes(states, lanes, mask, n, faces)
     return lowest_bit(mask)
 
 

@@ -51,6 +51,28 @@ def seed_stream(state, seed, index):
     state[0] = mix64(mix64(np.uint64(seed)) ^ mix64(np.uint64(index) + GOLDEN))
 
 
+_LANE = np.uint64(0xD1B54A32D192ED03)
+
+
+@njit(**JIT)
+def new_states(faces, lanes):
+    """`lanes` stream states (rows) for dice with `faces` sides."""
+    one = new_state(faces)
+    states = np.zeros((lanes, STATE_SIZE), np.uint64)
+    for i in range(lanes):
+        states[i, :] = one
+    return states
+
+
+@njit(**JIT)
+def seed_lanes(states, seed, index):
+    """Key row l of `states` to the stream (seed, index, lane l): independent streams of one
+    playout, e.g. one per player plus one shared."""
+    base = mix64(mix64(np.uint64(seed)) ^ mix64(np.uint64(index) + GOLDEN))
+    for lane in range(states.shape[0]):
+        states[lane, 0] = mix64(base ^ ((np.uint64(lane) + np.uint64(1)) * _LANE))
+
+
 @njit(**JIT)
 def next_u64(state):
     """Next 64 random bits of the stream."""

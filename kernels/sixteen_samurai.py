@@ -9,7 +9,7 @@ from numba import njit
 
 from kernels.config import JIT, NO_ALLOC
 from kernels.dice import UMA, popcount, resolve, top_group
-from kernels.rng import below, new_state, roll_top2, seed_stream, shuffle
+from kernels.rng import below, new_states, roll_top2, seed_lanes, shuffle
 
 # Policies
 RANDOM = 0
@@ -392,8 +392,11 @@ def record_declarer(decl, decl_ab, phase, rnd, declarer, winner, part, npart, a)
 
 
 @njit(**JIT)
-def draft(state, P, pol, rank_order, pi, perm, inpool, avail, owner, pickno, deck, deck_n):
-    """Deal 16 x players samurai face up and draft them; returns the last drafter."""
+def draft(states, lane, P, pol, rank_order, pi, perm, inpool, avail, owner, pickno, deck,
+          deck_n):
+    """Deal 16 x players samurai face up (shared stream) and draft them (each player's
+    random choices from its own stream); returns the last drafter."""
+    shared = states[MAX_P]
     R = perm.shape[0]
     clan = pi[PI_CLAN]
     npool = clan * P
@@ -402,7 +405,7 @@ def draft(state, P, pol, rank_order, pi, perm, inpool, avail, owner, pickno, dec
         inpool[i] = False
         owner[i] = -1
     for i in range(npool):
-        j = i + below(state, R - i)
+        j = i + below(shared, R - i)
         t = perm[i]
         perm[i] = perm[j]
         perm[j] = t
@@ -422,7 +425,7 @@ def draft(state, P, pol, rank_order, pi, perm, inpool, avail, owner, pickno, dec
         p = pos
         if pi[PI_SNAKE] == 1 and rnd % 2 == 1:
             p = P - 1 - pos
-        idx = 0 if pol[p] == GREEDY else below(state, na)
+        idx = 0 if pol[p] == GREEDY else below(states[lane[p]], na)
         c = avail[idx]
         for i in range(idx, na - 1):
             avail[i] = avail[i + 1]
@@ -436,11 +439,15 @@ def draft(state, P, pol, rank_order, pi, perm, inpool, avail, owner, pickno, dec
 
 
 @njit(**NO_ALLOC)
-def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
+def play_game(states, lane, P, pol, ratings, totals, rank_order, pi, pf, table, td,
               perm, inpool, avail, owner, pickno, deck, deck_n, hand, hand_n, hall, hall_n,
               disc, disc_n, infb, si, sb, sf, shares,
               wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp, row):
-    """Play one whole game from the stream `state`; add its statistics; return the winner."""
+    """Play one whole game; add its statistics; return the winner.
+
+    Seat p draws all its own randomness (shuffles, dice, random choices) from
+    states[lane[p]] and the common deal from states[MAX_P].
+    """
     faces = pi[PI_FACES]
     uma = pi[PI_UMA]
     hand_size = pi[PI_HAND]
@@ -469,8 +476,8 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
             played_g[p, b] = False
 
     # --- draft and setup ---
-    last_drafter = draft(state, P, pol, rank_order, pi, perm, inpool, avail, owner, pickno,
-                         deck, deck_n)
+    last_drafter = draft(states, lane, P, pol, rank_order, pi, perm, inpool, avail, owner,
+                         pickno, deck, deck_n)
     disc_n[0] = 0
     for p in range(P):
         for i in range(deck_n[p]):
@@ -478,10 +485,11 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
         for b in range(N_BATTLE):
             deck[p, deck_n[p]] = _battle_code(b)
             deck_n[p] += 1
-        shuffle(state, deck[p], deck_n[p])
+        shuffle(states[lane[p]], deck[p], deck_n[p])
         hand_n[p] = 0
         hall_n[p] = 0
-        misc[M_RESHUFFLES] += refill(state, p, hand, hand_n, deck, deck_n, hand_size)
+        misc[M_RESHUFFLES] += refill(states[lane[p]], p, hand, hand_n, deck, deck_n,
+                                     hand_size)
 
     # --- Clan Conflict ---
     declarer = last_drafter
@@ -496,7 +504,7 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
         if rnd >= pi[PI_MAX_ROUNDS]:
             misc[M_CAPPED] += 1
             break
-        a = declare(state, pol[declarer], declarer, hand, hand_n, ratings)
+        a = declare(states[lane[declarer]], pol[declarer], declarer, hand, hand_n, ratings)
         cards_ok = rnd > 0 and npart >= 2
         for p in range(P):
             before[p] = -1
@@ -538,10 +546,10 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
                     elif p_nin - p_none > m:
                         before[p] = NINJUTSU
             else:
-                i = random_samurai(state, hand, hand_n, p, -1)
+                i = random_samurai(states[lane[p]], hand, hand_n, p, -1)
                 if cards_ok:
                     n_opt = 1 + held[p, UMA_CARD] + held[p, NINJUTSU]
-                    pick = below(state, n_opt)
+                    pick = below(states[lane[p]], n_opt)
                     if pick > 0:
                         if held[p, NINJUTSU] and pick == 1:
                             before[p] = NINJUTSU
@@ -586,7 +594,7 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
                         kk = 1
                     k[p] = kk
                     nd[p] = kk
-                    t1[p], t2[p] = roll_top2(state, kk, faces)
+                    t1[p], t2[p] = roll_top2(states[lane[p]], kk, faces)
             ronin_by = -1
             if rnd > 0:
                 again = True
@@ -601,9 +609,9 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
                         c = popcount(mask)
                         for q in range(P):
                             shares[q] = 1.0 / c if (mask >> q) & 1 else 0.0
-                        card, target = choose_after(state, pol[p], p, hand, hand_n, part, t1,
-                                                    t2, nd, k, is_uma, P, ronin_by, medic,
-                                                    shares, td, faces, margin)
+                        card, target = choose_after(states[lane[p]], pol[p], p, hand, hand_n,
+                                                    part, t1, t2, nd, k, is_uma, P, ronin_by,
+                                                    medic, shares, td, faces, margin)
                         if card < 0:
                             continue
                         again = True
@@ -619,8 +627,9 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
                         elif card == MEDICINE:
                             medic[p] = True
                         else:
-                            t1[target], t2[target] = roll_top2(state, k[target], faces)
-            winner = resolve(state, t1, t2, nd, part, P, faces, misc, M_TIEBREAKS)
+                            t1[target], t2[target] = roll_top2(states[lane[target]],
+                                                               k[target], faces)
+            winner = resolve(states, lane, t1, t2, nd, part, P, faces, misc, M_TIEBREAKS)
             recipient = settle_round(P, winner, ronin_by, field, part, medic, hand, hand_n,
                                      hall, hall_n, disc, disc_n)
             if recipient != winner:
@@ -648,7 +657,8 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
                             battle[b, B_HELD_R_WON] += got
         declarer = winner
         for p in range(P):
-            misc[M_RESHUFFLES] += refill(state, p, hand, hand_n, deck, deck_n, hand_size)
+            misc[M_RESHUFFLES] += refill(states[lane[p]], p, hand, hand_n, deck, deck_n,
+                                         hand_size)
         rnd += 1
 
     # unused battle cards are discarded when the Clan Conflict ends
@@ -687,7 +697,7 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
     fb_players = n_active
     frnd = 0
     while n_active > 1:
-        a = declare(state, pol[declarer], declarer, hand, hand_n, ratings)
+        a = declare(states[lane[declarer]], pol[declarer], declarer, hand, hand_n, ratings)
         for p in range(P):
             if not part[p]:
                 continue
@@ -696,12 +706,12 @@ def play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
                 if i < 0:
                     i = best_for(hand, hand_n, p, a, ratings, totals, -1)
             else:
-                i = random_samurai(state, hand, hand_n, p, last_card[p])
+                i = random_samurai(states[lane[p]], hand, hand_n, p, last_card[p])
             field[p] = take_from_hand(hand, hand_n, p, i)
             kk = ratings[field[p], a]
             nd[p] = kk
-            t1[p], t2[p] = roll_top2(state, kk, faces)
-        winner = resolve(state, t1, t2, nd, part, P, faces, misc,
+            t1[p], t2[p] = roll_top2(states[lane[p]], kk, faces)
+        winner = resolve(states, lane, t1, t2, nd, part, P, faces, misc,
                          M_FB_ROUNDS_TIEBREAK)
         record_declarer(decl, decl_ab, 1, frnd, declarer, winner, part, n_active, a)
         for p in range(P):
@@ -791,21 +801,36 @@ def new_buffers(P, R, clan, hand_size):
 
 
 @njit(**JIT)
+def seat_lanes(P, pol, rotation):
+    """(policy per seat, luck lane per seat) when player j sits at seat (j + rotation) % P."""
+    seat_pol = np.zeros(MAX_P, np.int64)
+    lane = np.zeros(MAX_P, np.int64)
+    for s in range(P):
+        j = (s - rotation) % P
+        seat_pol[s] = pol[j]
+        lane[s] = j
+    return seat_pol, lane
+
+
+@njit(**JIT)
 def play_chunk(seed, first, count, P, pol, ratings, totals, rank_order, pi, pf, table, td,
-               wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp, rows):
+               wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp, rows, rotation):
     """Play games first .. first+count-1 of the run keyed by `seed`; add their statistics.
 
-    `rows` is either (count, N_ROW) to receive one row per game, or (0, N_ROW).
+    `pol` lists the players' policies; in `rotation` r player j (its policy and its own
+    random stream) sits at seat (j + r) % P; statistics are kept by seat. `rows` is either
+    (count, N_ROW) to receive one row per game, or (0, N_ROW).
     """
     R = ratings.shape[0]
     (perm, inpool, avail, owner, pickno, deck, deck_n, hand, hand_n, hall, hall_n, disc,
      disc_n, infb, si, sb, sf, shares) = new_buffers(P, R, pi[PI_CLAN], pi[PI_HAND])
-    state = new_state(pi[PI_FACES])
+    states = new_states(pi[PI_FACES], MAX_P + 1)
+    seat_pol, lane = seat_lanes(P, pol, rotation)
     row = np.zeros(N_ROW, np.int64)
     keep = rows.shape[0] > 0
     for g in range(count):
-        seed_stream(state, seed, first + g)
-        play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
+        seed_lanes(states, seed, first + g)
+        play_game(states, lane, P, seat_pol, ratings, totals, rank_order, pi, pf, table, td,
                   perm, inpool, avail, owner, pickno, deck, deck_n, hand, hand_n, hall,
                   hall_n, disc, disc_n, infb, si, sb, sf, shares,
                   wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp, row)
@@ -815,17 +840,18 @@ def play_chunk(seed, first, count, P, pol, ratings, totals, rank_order, pi, pf, 
 
 @njit(**JIT)
 def play_single(seed, index, P, pol, ratings, totals, rank_order, pi, pf, table, td,
-                wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp):
+                wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp, rotation):
     """Play one game and return its final piles, for checking invariants:
     (champion, owner, deck_n, hand, hand_n, hall_n, disc, disc_n, row)."""
     R = ratings.shape[0]
     (perm, inpool, avail, owner, pickno, deck, deck_n, hand, hand_n, hall, hall_n, disc,
      disc_n, infb, si, sb, sf, shares) = new_buffers(P, R, pi[PI_CLAN], pi[PI_HAND])
-    state = new_state(pi[PI_FACES])
-    seed_stream(state, seed, index)
+    states = new_states(pi[PI_FACES], MAX_P + 1)
+    seed_lanes(states, seed, index)
+    seat_pol, lane = seat_lanes(P, pol, rotation)
     row = np.zeros(N_ROW, np.int64)
-    champion = play_game(state, P, pol, ratings, totals, rank_order, pi, pf, table, td,
-                         perm, inpool, avail, owner, pickno, deck, deck_n, hand, hand_n, hall,
-                         hall_n, disc, disc_n, infb, si, sb, sf, shares,
+    champion = play_game(states, lane, P, seat_pol, ratings, totals, rank_order, pi, pf,
+                         table, td, perm, inpool, avail, owner, pickno, deck, deck_n, hand,
+                         hand_n, hall, hall_n, disc, disc_n, infb, si, sb, sf, shares,
                          wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp, row)
     return champion, owner, deck_n, hand, hand_n, hall_n, disc, disc_n, row

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from kernels import sixteen_samurai as K
+from kernels.rng import new_state, new_states, seed_lanes, seed_stream
 from simcli.games.sixteen_samurai import SixteenSamurai, strength_order
 
 GAME = SixteenSamurai()
@@ -16,13 +17,13 @@ def prepared(players, seats, **rules):
     return GAME.prepare(CONTENT, players, tuple(seats), chosen)
 
 
-def play(prep, seed, index, aggs=None):
+def play(prep, seed, index, aggs=None, rotation=0):
     aggs = aggs if aggs is not None else GAME.new_aggregates(prep)
     res = K.play_single(np.uint64(seed), index, prep.players, prep.policies, prep.ratings,
                         prep.totals, prep.rank_order, prep.pi, prep.pf, prep.table, prep.td,
                         aggs["wins"], aggs["lengths"], aggs["decl"], aggs["decl_ab"],
                         aggs["cards"], aggs["clan"], aggs["battle"], aggs["misc"],
-                        aggs["fbp"])
+                        aggs["fbp"], rotation)
     return res, aggs
 
 
@@ -68,6 +69,16 @@ def test_every_card_ends_in_exactly_one_place(players, seats, rules):
     assert aggs["misc"][K.M_CONTESTED] == sum(by_k[i] // (i + 2) for i in range(3))
 
 
+def test_rotations_share_the_deal_and_move_each_players_luck():
+    prep = prepared(3, ("random", "random", "random"))
+    for idx in range(20):
+        games = [play(prep, 8, idx, rotation=r)[0] for r in range(4)]
+        pools = [set(np.nonzero(g[1] >= 0)[0]) for g in games]
+        assert pools[0] == pools[1] == pools[2]  # the common deal is the same
+        assert np.array_equal(games[3][1], games[0][1])  # rotation 3 = rotation 0 (3 seats)
+        assert games[3][0] == games[0][0]
+
+
 def test_lone_clan_end_has_no_uncontested_rounds():
     end = prepared(2, ("random", "random"), lone_clan="end")
     play_on = prepared(2, ("random", "random"))
@@ -96,12 +107,12 @@ def buffers(P=4):
 def test_draft_rotation_gives_strongest_card_to_first_greedy_picker():
     P = 4
     (perm, inpool, avail, owner, pickno, deck, deck_n, *_rest) = buffers(P)
-    state = K.new_state(8)
-    K.seed_stream(state, 1, 0)
+    states = new_states(8, K.MAX_P + 1)
+    seed_lanes(states, 1, 0)
     pi = prepared(P, ("greedy",) * P).pi
     order = strength_order(ROSTER.ratings)
-    last = K.draft(state, P, np.full(P, K.GREEDY), order, pi, perm, inpool, avail, owner,
-                   pickno, deck, deck_n)
+    last = K.draft(states, np.arange(K.MAX_P), P, np.full(P, K.GREEDY), order, pi, perm,
+                   inpool, avail, owner, pickno, deck, deck_n)
     assert last == P - 1  # plain rotation: seat 4 picks last
     pool = [c for c in order if owner[c] >= 0]
     for pick, c in enumerate(pool):  # greedy picks in strength order, seats in rotation
@@ -112,11 +123,12 @@ def test_draft_rotation_gives_strongest_card_to_first_greedy_picker():
 def test_draft_snake_reverses_every_round():
     P = 3
     (perm, inpool, avail, owner, pickno, deck, deck_n, *_rest) = buffers(P)
-    state = K.new_state(8)
-    K.seed_stream(state, 1, 0)
+    states = new_states(8, K.MAX_P + 1)
+    seed_lanes(states, 1, 0)
     pi = prepared(P, ("greedy",) * P, draft="snake").pi
-    last = K.draft(state, P, np.full(P, K.GREEDY), strength_order(ROSTER.ratings), pi, perm,
-                   inpool, avail, owner, pickno, deck, deck_n)
+    last = K.draft(states, np.arange(K.MAX_P), P, np.full(P, K.GREEDY),
+                   strength_order(ROSTER.ratings), pi, perm, inpool, avail, owner, pickno,
+                   deck, deck_n)
     by_pick = {int(pickno[c]): int(owner[c]) for c in range(len(owner)) if owner[c] >= 0}
     assert [by_pick[i] for i in range(6)] == [0, 1, 2, 2, 1, 0]
     assert last == 0  # 16 rounds: the last one runs backwards
@@ -155,8 +167,8 @@ def test_hand_of_all_battle_cards_is_reshuffled():
     hand_n[0] = 5
     deck[0, :3] = [7, 8, 9]
     deck_n[0] = 3
-    state = K.new_state(8)
-    K.seed_stream(state, 4, 0)
+    state = new_state(8)
+    seed_stream(state, 4, 0)
     n = K.refill(state, 0, hand, hand_n, deck, deck_n, 5)
     assert n >= 1
     cards = sorted(list(hand[0, : hand_n[0]]) + list(deck[0, : deck_n[0]]))
@@ -170,7 +182,7 @@ def test_hand_of_battle_cards_with_no_samurai_left_is_kept():
     hand[0, :5] = [-1, -2, -3, -4, -5]
     hand_n[0] = 5
     deck_n[0] = 0
-    state = K.new_state(8)
+    state = new_state(8)
     assert K.refill(state, 0, hand, hand_n, deck, deck_n, 5) == 0
     assert hand_n[0] == 5
 
@@ -179,8 +191,8 @@ def test_final_battle_winner_cannot_field_the_same_samurai_twice():
     hand = np.zeros((1, 10), np.int64)
     hand_n = np.array([3])
     hand[0, :3] = [5, 6, 7]
-    state = K.new_state(8)
-    K.seed_stream(state, 1, 0)
+    state = new_state(8)
+    seed_stream(state, 1, 0)
     picks = {int(hand[0, K.random_samurai(state, hand, hand_n, 0, 6)]) for _ in range(500)}
     assert picks == {5, 7}
     best = K.best_for(hand, hand_n, 0, 0, ROSTER.ratings, ROSTER.totals, hand[0, K.best_for(
@@ -197,7 +209,7 @@ def test_greedy_fields_most_dice_and_declares_its_best_ability():
     hand_n = np.array([5])
     # POWER: cards 1 and 2 both roll 3; greedy keeps the all-rounder (2) and fields 1
     assert hand[0, K.best_for(hand, hand_n, 0, 0, ratings, totals, -1)] == 1
-    state = K.new_state(8)
+    state = new_state(8)
     assert K.declare(state, K.GREEDY, 0, hand, hand_n, ratings) == 1  # SPEED: a 4
 
 
@@ -209,7 +221,7 @@ def test_greedy_after_rolling_choices():
     nd = np.array([4, 2])
     td = prepared(2, ("greedy",) * 2).td
     medic = np.zeros(2, np.bool_)
-    state = K.new_state(8)
+    state = new_state(8)
     hand = np.array([[-3, 0, 0, 0, 0], [0, 0, 0, 0, 0]], np.int64)  # Ronin
     hand_n = np.array([1, 0])
     losing = (np.array([2, 5]), np.array([1, 4]), np.array([0.0, 1.0]))

@@ -192,6 +192,7 @@ class SixteenSamurai(Game):
     default_n = 1_000_000
     chunk_size = 4_000
     kernel = K.play_chunk
+    supports_mirror = True
     row_columns = (
         "winner", "cc_rounds", "fb_rounds", "fb_players",
         "clan_total_0", "clan_total_1", "clan_total_2", "clan_total_3",
@@ -251,15 +252,15 @@ class SixteenSamurai(Game):
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None,
+        rows: np.ndarray | None, rotation: int = 0,
     ) -> None:
-        """Play a chunk of games into `aggs`."""
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
         out = rows if rows is not None else np.zeros((0, K.N_ROW), np.int64)
         K.play_chunk(
             np.uint64(seed), first, count, prep.players, prep.policies, prep.ratings,
             prep.totals, prep.rank_order, prep.pi, prep.pf, prep.table, prep.td,
             aggs["wins"], aggs["lengths"], aggs["decl"], aggs["decl_ab"], aggs["cards"],
-            aggs["clan"], aggs["battle"], aggs["misc"], aggs["fbp"], out,
+            aggs["clan"], aggs["battle"], aggs["misc"], aggs["fbp"], out, rotation,
         )
 
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
