@@ -28,7 +28,7 @@ class Estimate:
 
 
 @lru_cache(maxsize=16)
-def _z(confidence: float) -> float:
+def z_value(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
@@ -42,7 +42,7 @@ def rate(k: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
     k, n = int(k), int(n)
     if n <= 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
-    z = _z(confidence)
+    z = z_value(confidence)
     p = k / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -82,7 +82,7 @@ def mean_from_moments(total: float, total_sq: float, n: int,
         return Estimate(math.nan, math.nan, math.nan, 0)
     mean = total / n
     var = max(total_sq / n - mean * mean, 0.0) * (n / (n - 1) if n > 1 else 0.0)
-    half = _z(confidence) * math.sqrt(var / n)
+    half = z_value(confidence) * math.sqrt(var / n)
     return Estimate(mean, mean - half, mean + half, n)
 
 

@@ -230,6 +230,16 @@ def run(
     checkpoint: Annotated[bool, typer.Option("--checkpoint", help="Keep progress in "
                                              "OUT.partial so that `simcli resume OUT` can "
                                              "finish a stopped run.")] = False,
+    target_ci: Annotated[float | None, typer.Option("--target-ci", help="Play in rounds "
+                                                    "until every seat win rate's 95% "
+                                                    "half-width is at most this (e.g. 0.002 "
+                                                    "= +-0.2 points), or -n playouts (default "
+                                                    "with this option: 20 x the game's "
+                                                    "default).")] = None,
+    mirror: Annotated[bool, typer.Option("--mirror", help="Play every deal once per seat "
+                                         "rotation, each player carrying its own luck: a "
+                                         "paired estimate of seat advantage. -n counts "
+                                         "deals.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary "
                                                          "on stdout.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
@@ -242,7 +252,7 @@ def run(
                           threads=threads, rules=rule or [], content=content, out=out_dir,
                           force=force, save_games=save_games, chunk_size=chunk_size,
                           backend=backend, scheduler=scheduler, workers=workers,
-                          checkpoint=checkpoint)
+                          checkpoint=checkpoint, mirror=mirror, target_ci=target_ci)
     progress = RichProgress(f"{g.name} {cfg.players}p", enabled=not quiet)
     _show(run_study(cfg, progress), as_json)
 

@@ -45,6 +45,14 @@ def plan(n: int, chunk_size: int) -> list[Chunk]:
     ]
 
 
+def plan_range(start: int, end: int, chunk_size: int, index0: int) -> list[Chunk]:
+    """Split playouts start..end-1 into chunks numbered from index0."""
+    return [
+        Chunk(index0 + i, first, min(chunk_size, end - first))
+        for i, first in enumerate(range(start, end, chunk_size))
+    ]
+
+
 def merge(into: Aggregates, part: Aggregates) -> None:
     """Add one chunk's statistics to the running total."""
     for key, value in part.items():

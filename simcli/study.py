@@ -19,6 +19,7 @@ import polars as pl
 from reports.render import write_all
 from reports.summary import Summary
 from simcli import __version__, checkpoint, dask_backend, engine
+from simcli.analysis import full_summary
 from simcli.errors import Interrupted, UserError
 from simcli.games.base import Content, Game
 from simcli.registry import get_game
@@ -53,6 +54,8 @@ class RunConfig:
     scheduler: str | None = None
     workers: int | None = None
     checkpoint: bool = False
+    mirror: bool = False
+    target_ci: float | None = None
     command: list[str] = field(default_factory=list)
 
 
@@ -61,7 +64,8 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
                  rules: list[str], content: str | None, out: Path | None, force: bool,
                  save_games: bool, chunk_size: int | None, backend: str = "local",
                  scheduler: str | None = None, workers: int | None = None,
-                 checkpoint: bool = False) -> tuple[Game, RunConfig]:
+                 checkpoint: bool = False, mirror: bool = False,
+                 target_ci: float | None = None) -> tuple[Game, RunConfig]:
     """Check every option against the game and fill in defaults."""
     game = get_game(game_name)
     if backend not in ("local", "dask"):
@@ -73,8 +77,17 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
                         "not both")
     if workers is not None and workers <= 0:
         raise UserError(f"--workers must be positive, not {workers}")
+    if target_ci is not None and not 0 < target_ci < 0.5:
+        raise UserError(f"--target-ci must be a half-width between 0 and 0.5, not {target_ci}")
+    if target_ci is not None and checkpoint:
+        raise UserError("--target-ci and --checkpoint cannot be combined")
+    if mirror and not game.supports_mirror:
+        raise UserError(f"{game.name} does not support --mirror yet")
+    if mirror and (save_games or target_ci is not None or checkpoint):
+        raise UserError("--mirror cannot be combined with --save-games, --target-ci or "
+                        "--checkpoint")
     if n is None:
-        n = game.default_n
+        n = game.default_n * (TARGET_CAP_FACTOR if target_ci is not None else 1)
     if n <= 0:
         raise UserError(f"-n must be a positive number of playouts, not {n}")
     if seed < 0 or seed >= 2**64:
@@ -108,7 +121,8 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
         game=game.name, players=players, seats=seat_list, n=n, seed=seed,
         threads=threads or engine.default_threads(), rules=chosen, content=content, out=out,
         force=force, save_games=save_games, chunk_size=chunk_size, backend=backend,
-        scheduler=scheduler, workers=workers, checkpoint=checkpoint, command=list(sys.argv),
+        scheduler=scheduler, workers=workers, checkpoint=checkpoint, mirror=mirror,
+        target_ci=target_ci, command=list(sys.argv),
     )
     return game, cfg
 
@@ -140,17 +154,46 @@ def chunk_size_for(game: Game, cfg: RunConfig) -> int:
     return max(1, min(game.chunk_size, math.ceil(cfg.n / (4 * cfg.threads))))
 
 
-def chunk_task(game_name: str, prep: Any, seed: int, keep_rows: bool, first: int,
-               count: int) -> tuple[dict[str, np.ndarray], np.ndarray | None]:
+def chunk_task(game_name: str, prep: Any, seed: int, keep_rows: bool, mirror: int,
+               first: int, count: int) -> tuple[dict[str, np.ndarray], np.ndarray | None]:
     """Play one chunk: its statistics and (with keep_rows) one row per playout.
 
-    A plain module-level function, so Dask can send it to workers.
+    With mirror = P, each playout is played once per seat rotation and the chunk also
+    counts, per seat and per player, in how many of the P rotations it won. A plain
+    module-level function, so Dask can send it to workers.
     """
     game = get_game(game_name)
     aggs = game.new_aggregates(prep)
-    rows = np.zeros((count, len(game.row_columns)), np.int64) if keep_rows else None
-    game.run_chunk(prep, seed, first, count, aggs, rows)
-    return aggs, rows
+    if not mirror:
+        rows = np.zeros((count, len(game.row_columns)), np.int64) if keep_rows else None
+        game.run_chunk(prep, seed, first, count, aggs, rows)
+        return aggs, rows
+    P = mirror
+    col = game.row_columns.index("winner")
+    seat_k = np.zeros((count, P), np.int64)
+    player_k = np.zeros((count, P), np.int64)
+    rows = np.zeros((count, len(game.row_columns)), np.int64)
+    for r in range(P):
+        game.run_chunk(prep, seed, first, count, aggs, rows, rotation=r)
+        w = rows[:, col]
+        for s in range(P):
+            won = w == s
+            seat_k[:, s] += won
+            player_k[:, (s - r) % P] += won  # seat s holds player (s - r) mod P
+    aggs["mirror_seat"] = np.stack([np.bincount(seat_k[:, s], minlength=P + 1)
+                                    for s in range(P)])
+    aggs["mirror_player"] = np.stack([np.bincount(player_k[:, j], minlength=P + 1)
+                                      for j in range(P)])
+    return aggs, None
+
+
+def new_run_aggregates(game: Game, prep: Any, cfg: RunConfig) -> dict[str, np.ndarray]:
+    """Zeroed statistics of a run (the game's, plus mirror counts in a mirrored run)."""
+    aggs = game.new_aggregates(prep)
+    if cfg.mirror:
+        aggs["mirror_seat"] = np.zeros((cfg.players, cfg.players + 1), np.int64)
+        aggs["mirror_player"] = np.zeros((cfg.players, cfg.players + 1), np.int64)
+    return aggs
 
 
 @dataclass
@@ -162,17 +205,51 @@ class Progressing:
     elapsed_s: float = 0.0
 
 
-def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None,
-         folder: Path | None, state: Progressing | None = None) -> tuple[dict, float]:
-    """Play every chunk not yet done; returns (merged aggregates, run seconds).
+TARGET_CAP_FACTOR = 20  # with --target-ci and no -n: at most 20 x the game's default
+FIRST_ROUND = 10_000
 
-    With a folder and cfg.save_games, rows go to folder/games/part-*.parquet; with
-    cfg.checkpoint the state is saved to folder/checkpoint.json every few seconds and when
-    the run stops.
+
+def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None,
+         folder: Path | None, state: Progressing | None = None
+         ) -> tuple[dict, float, dict | None]:
+    """Play the run; returns (merged aggregates, run seconds, stopping rule or None).
+
+    With cfg.target_ci the run goes in rounds: after each, the largest 95% half-width of
+    the seat win rates decides whether to stop; the next round's size follows from the
+    statistics alone, so the same seed and target give the same playouts and numbers.
     """
-    state = state or Progressing(game.new_aggregates(prep), set())
+    state = state or Progressing(new_run_aggregates(game, prep, cfg), set())
     size = chunk_size_for(game, cfg)
-    chunks = [c for c in engine.plan(cfg.n, size) if c.index not in state.done]
+    if cfg.target_ci is None:
+        chunks = [c for c in engine.plan(cfg.n, size) if c.index not in state.done]
+        run_s = _play_chunks(game, prep, cfg, chunks, size, progress, folder, state)
+        return state.aggs, state.elapsed_s + run_s, None
+    from reports.metrics import headline_half_width
+    from simcli.analysis import core_of
+
+    done, rounds, run_s, index0 = 0, [], 0.0, 0
+    target = min(cfg.n, FIRST_ROUND)
+    while True:
+        chunks = engine.plan_range(done, target, size, index0)
+        index0 += len(chunks)
+        run_s += _play_chunks(game, prep, cfg, chunks, size, progress, folder, state)
+        done = target
+        rounds.append(done)
+        hw = headline_half_width(core_of(game, state.aggs, cfg.players))
+        if hw <= cfg.target_ci or done >= cfg.n:
+            break
+        need = math.ceil(done * (hw / cfg.target_ci) ** 2 * 1.05)
+        target = min(cfg.n, max(math.ceil(done * 1.25), min(need, done * 8)))
+    stopping = {"rule": "largest 95% half-width of the seat win rates",
+                "target_ci": cfg.target_ci, "max_playouts": cfg.n, "rounds": rounds,
+                "playouts": done, "half_width": hw, "reached": hw <= cfg.target_ci}
+    return state.aggs, run_s, stopping
+
+
+def _play_chunks(game: Game, prep: Any, cfg: RunConfig, chunks: list[engine.Chunk],
+                 size: int, progress: engine.Progress | None, folder: Path | None,
+                 state: Progressing) -> float:
+    """Play these chunks into `state` (rows to folder/games, checkpoints to folder)."""
     games_dir = folder / "games" if folder is not None and cfg.save_games else None
     if games_dir is not None:
         games_dir.mkdir(exist_ok=True)
@@ -196,19 +273,17 @@ def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None
             checkpoint_now()
             last_save = time.perf_counter()
 
-    args = (game.name, prep, cfg.seed, games_dir is not None)
+    args = (game.name, prep, cfg.seed, games_dir is not None,
+            cfg.players if cfg.mirror else 0)
     try:
         if cfg.backend == "dask":
             with dask_backend.client_for(cfg.scheduler, cfg.workers, cfg.threads) as client:
-                run_s = dask_backend.run_chunks(client, chunks, chunk_task, args, done,
-                                                progress, token=f"simcli-{cfg.seed}-{size}")
-        else:
-            run_s = engine.run_chunks(
-                chunks, lambda c: chunk_task(*args, c.first, c.count), done, cfg.threads,
-                progress)
+                return dask_backend.run_chunks(client, chunks, chunk_task, args, done,
+                                               progress, token=f"simcli-{cfg.seed}-{size}")
+        return engine.run_chunks(chunks, lambda c: chunk_task(*args, c.first, c.count), done,
+                                 cfg.threads, progress)
     finally:
         checkpoint_now()
-    return state.aggs, state.elapsed_s + run_s
 
 
 CHECKPOINT_EVERY_S = 2.0
@@ -250,23 +325,26 @@ def run_study(cfg: RunConfig, progress: engine.Progress | None = None,
         if cfg.checkpoint and not resuming:
             checkpoint.save(folder.path, checkpoint.config_dict(cfg), chunk_size_for(game, cfg),
                             set(), game.new_aggregates(prep), 0.0)
-        aggs, run_s = play(game, prep, cfg, progress, folder.path, state)
+        aggs, run_s, stopping = play(game, prep, cfg, progress, folder.path, state)
+        playouts = stopping["playouts"] if stopping else cfg.n
         manifest = {
             "format": 1, "tool": "simcli", "tool_version": __version__,
             "game": game.name, "game_title": game.title, "players": cfg.players,
             "seats": list(cfg.seats), "rules": cfg.rules, "content": content.identity(),
-            "seed": cfg.seed, "playouts": cfg.n, "chunk_size": chunk_size_for(game, cfg),
+            "seed": cfg.seed, "playouts": playouts, "chunk_size": chunk_size_for(game, cfg),
+            "mirror": cfg.mirror, "stopping": stopping,
             "backend": cfg.backend, "threads": cfg.threads, "cores": os.cpu_count(),
             "save_games": cfg.save_games, "checkpoint": cfg.checkpoint, "resumed": resuming,
             "versions": versions(),
             "timing": {"compile_s": round(compile_s, 3), "run_s": round(run_s, 3),
-                       "playouts_per_s": round(cfg.n / run_s, 1) if run_s > 0 else None},
+                       "playouts_per_s": round(playouts * (cfg.players if cfg.mirror else 1)
+                                               / run_s, 1) if run_s > 0 else None},
             "started": started.isoformat(timespec="seconds"),
             "finished": datetime.now(UTC).isoformat(timespec="seconds"),
             "command": cfg.command,
         }
         save_aggregates(folder.path / AGGREGATES, aggs)
-        summary = game.report(aggs, manifest, content)
+        summary = full_summary(game, aggs, manifest, content)
         write_all(summary, manifest, folder.path)
         write_json(folder.path / MANIFEST, manifest)
         final = folder.commit()
@@ -314,7 +392,7 @@ def rerender(folder: Path) -> RunResult:
     copy = folder / CONTENT_COPY
     content: Content = game.load_content(copy if copy.exists() else
                                          Path(manifest["content"]["path"]))
-    summary = game.report(aggs, manifest, content)
+    summary = full_summary(game, aggs, manifest, content)
     tmp = folder / f".render-partial-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()

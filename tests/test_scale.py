@@ -30,7 +30,7 @@ def config(out, **kw):
 def reference(cfg):
     content = GAME.load_content(GAME.content_path(None))
     prep = GAME.prepare(content, cfg.players, cfg.seats, cfg.rules)
-    aggs, _ = play(GAME, prep, cfg, None, None)
+    aggs, _, _ = play(GAME, prep, cfg, None, None)
     return aggs
 
 

@@ -99,6 +99,7 @@ class Game(ABC):
     policies: dict[str, str]
     default_policy: str
     rules: tuple[RuleOption, ...] = ()
+    supports_mirror: bool = False  # run_chunk(..., rotation=r) moves players and their luck
     default_n: int = 100_000
     chunk_size: int = 10_000
     row_columns: tuple[str, ...] = ()
@@ -181,6 +182,10 @@ class Game(ABC):
     @abstractmethod
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
         """The figures every game shares (seat wins, shared wins, completion, length)."""
+
+    def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
+        """The game's own catalogue metrics: (name, reports.stats.Estimate, one-line meaning)."""
+        return []
 
     @abstractmethod
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):

@@ -272,6 +272,23 @@ class SixteenSamurai(Game):
             length_unit="rounds",
         )
 
+    def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
+        """Declarer advantage and tiebreaker share."""
+        from reports.stats import Estimate, rate
+
+        d = aggs["decl"][0].sum(axis=0)  # Clan Conflict, by participants: [n, won]
+        n = int(d[:, 0].sum())
+        fair = float(sum(d[k, 0] / k for k in range(2, d.shape[0]))) / n if n else 0.0
+        won = rate(int(d[:, 1].sum()), n)
+        adv = Estimate(won.value - fair, won.lo - fair, won.hi - fair, n)
+        misc = aggs["misc"]
+        return [
+            ("declarer_advantage", adv, "How much more often than its fair share the player "
+             "who declared the ability wins a Clan Conflict round (0 = no advantage)."),
+            ("tiebreak_rate", rate(int(misc[K.M_TIEBREAKS]), int(misc[K.M_CONTESTED])),
+             "Share of contested Clan Conflict rounds that need a tiebreaker roll."),
+        ]
+
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
         """Tables, findings and chart data for a finished run."""
         from reports import sixteen_samurai as R

@@ -1,0 +1,81 @@
+"""What every run adds to its game's own report: the metric catalogue, mirrored seat
+estimates and the stopping rule. Also used by compare, sweep and check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from reports.metrics import Core, catalogue, mirror_table
+from reports.stats import Estimate
+from reports.summary import Summary
+from simcli.games.base import Content, Game
+
+MIRROR_KEYS = ("mirror_seat", "mirror_player")
+
+
+def core_of(game: Game, aggs: dict[str, np.ndarray], players: int) -> Core:
+    """A game's core counts as the catalogue reads them."""
+    game_aggs = {k: v for k, v in aggs.items() if k not in MIRROR_KEYS}
+    c = game.core_stats(game_aggs, players)
+    return Core(games=c.games, seat_wins=c.seat_wins, shared=c.shared, completed=c.completed,
+                length=c.length, length_unit=c.length_unit, margin=c.margin)
+
+
+def metrics_of(game: Game, aggs: dict[str, np.ndarray], players: int) -> pl.DataFrame:
+    """The full catalogue of a run's aggregates (shared metrics and the game's own)."""
+    game_aggs = {k: v for k, v in aggs.items() if k not in MIRROR_KEYS}
+    return catalogue(core_of(game, aggs, players), game.own_metrics(game_aggs, players))
+
+
+def full_summary(game: Game, aggs: dict[str, np.ndarray], manifest: dict[str, Any],
+                 content: Content) -> Summary:
+    """The game's report plus the catalogue, mirrored estimates and stopping rule."""
+    game_aggs = {k: v for k, v in aggs.items() if k not in MIRROR_KEYS}
+    summary = game.report(game_aggs, manifest, content)
+    metrics = metrics_of(game, aggs, manifest["players"])
+    summary.tables = {"metrics": metrics, **summary.tables}
+    intro = ("Metric catalogue", "metrics", "The metrics every game reports the same way, each "
+             "with its 95% interval and n, and what it means.")
+    summary.sections = [intro, *summary.sections]
+    rows = [{"section": "metrics", "metric": r["metric"], "key": "", "value": r["value"],
+             "ci_low": r["ci_low"], "ci_high": r["ci_high"], "n": r["n"], "flag": ""}
+            for r in metrics.iter_rows(named=True)]
+    extra = [pl.DataFrame(rows, schema=summary.long.schema)]
+    summary.json["metrics"] = metrics.to_dicts()
+    if "mirror_seat" in aggs:
+        mt = mirror_table(aggs["mirror_seat"], aggs["mirror_player"], list(manifest["seats"]))
+        summary.tables["mirror"] = mt
+        summary.sections.append((
+            "Mirrored seats", "mirror",
+            "Each deal was played once per seat rotation, every player taking its own luck "
+            "(shuffles, dice, choices) from seat to seat. win_rate averages each deal's "
+            "rotations first (paired); se_unpaired is what the same number of independent "
+            "games would give; variance_reduction = (se_unpaired / se_paired)^2."))
+        summary.json["mirror"] = mt.to_dicts()
+        for r in mt.iter_rows(named=True):
+            extra.append(pl.DataFrame([{
+                "section": "mirror", "metric": f"{r['kind']}_win_rate_paired", "key": r["who"],
+                "value": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                "n": r["deals"], "flag": ""}], schema=summary.long.schema))
+        best = mt.filter(pl.col("kind") == "seat").sort("variance_reduction").row(0, named=True)
+        summary.findings.insert(0, (
+            f"Mirrored play ({best['deals']:,} deals x {len(manifest['seats'])} rotations): "
+            f"pairing cut the variance of the seat estimates by a factor of at least "
+            f"{best['variance_reduction']:.1f} against unpaired play."))
+    summary.long = pl.concat([*extra, summary.long])
+    stop = manifest.get("stopping")
+    if stop:
+        summary.findings.insert(0, (
+            f"Stopping rule: play until every seat win rate's 95% half-width is at most "
+            f"{stop['target_ci']} (or {stop['max_playouts']:,} playouts); stopped at "
+            f"{stop['playouts']:,} playouts after {len(stop['rounds'])} rounds with half-width "
+            f"{stop['half_width']:.4f} ({'reached' if stop['reached'] else 'NOT reached'})."))
+    return summary
+
+
+def estimate(row: dict[str, Any]) -> Estimate:
+    """A catalogue row as an Estimate."""
+    return Estimate(row["value"], row["ci_low"], row["ci_high"], row["n"])

@@ -1,0 +1,101 @@
+"""Analysis: interval coverage, the metric catalogue, --target-ci and --mirror."""
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from reports.metrics import Core, catalogue
+from reports.stats import rate
+from simcli.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    r = runner.invoke(app, [str(a) for a in args])
+    assert r.exit_code == 0, r.output
+    return r
+
+
+@pytest.mark.parametrize("p", [0.05, 0.25, 0.5])
+@pytest.mark.parametrize("n", [40, 400, 4000])
+def test_wilson_interval_covers_the_truth_about_95_percent(p, n):
+    rng = np.random.default_rng(int(p * 1000) + n)
+    ks = rng.binomial(n, p, size=4000)
+    covered = np.mean([(e := rate(k, n)).lo <= p <= e.hi for k in ks])
+    assert 0.93 <= covered <= 0.975, covered
+
+
+def test_catalogue_metrics_and_their_meaning():
+    length = np.bincount([5, 6, 6, 7, 9, 6, 5, 6], minlength=20)
+    core = Core(games=8, seat_wins=np.array([3, 3]), shared=2, completed=8, length=length,
+                length_unit="turns", margin=np.bincount([1, 2, 2, 5, 1, 1], minlength=8))
+    df = catalogue(core).to_dicts()
+    by = {r["metric"]: r for r in df}
+    assert by["win_rate.seat1"]["value"] == 3 / 8 and by["shared_rate"]["value"] == 2 / 8
+    assert by["balance"]["value"] == 1.0 and by["completion"]["value"] == 1.0
+    assert by["duration.mean"]["value"] == pytest.approx(length @ np.arange(20) / 8)
+    assert by["duration.p50"]["value"] == 6 and by["margin.mean"]["value"] == 2.0
+    for r in df:
+        assert r["meaning"] and r["n"] > 0
+        assert r["ci_low"] <= r["value"] <= r["ci_high"], r
+
+
+def test_every_run_reports_the_catalogue(tmp_path):
+    out = tmp_path / "r"
+    run("run", "sixteen-samurai", "-n", 1000, "--out", out, "-q")
+    m = pl.read_csv(out / "tables" / "metrics.csv")
+    names = set(m["metric"])
+    assert {"win_rate.seat1", "balance", "shared_rate", "completion", "duration.mean",
+            "duration.p95", "declarer_advantage"} <= names
+    assert "Metric catalogue" in (out / "report.md").read_text()
+
+
+def target_run(tmp_path, name, *extra):
+    out = tmp_path / name
+    run("run", "sixteen-samurai", "--players", 3, "--target-ci", 0.006, "--seed", 4, "--out",
+        out, "-q", *extra)
+    return json.loads((out / "manifest.json").read_text()), out
+
+
+def test_target_ci_meets_its_width_and_is_reproducible(tmp_path):
+    m1, o1 = target_run(tmp_path, "a", "--threads", 1)
+    m2, o2 = target_run(tmp_path, "b", "--threads", 2, "--chunk-size", 777)
+    stop = m1["stopping"]
+    assert stop["reached"] and stop["half_width"] <= 0.006
+    assert m1["playouts"] == stop["playouts"] == m2["playouts"] > 10_000
+    assert (o1 / "aggregates.json").read_text() == (o2 / "aggregates.json").read_text()
+    seats = pl.read_csv(o1 / "tables" / "seats.csv")
+    assert ((seats["ci_high"] - seats["ci_low"]) / 2 <= 0.006).all()
+    assert "Stopping rule" in (o1 / "report.md").read_text()
+
+
+def test_target_ci_stops_at_the_playout_cap(tmp_path):
+    m, _ = target_run(tmp_path, "cap", "-n", 12_000)
+    assert m["playouts"] == 12_000 and not m["stopping"]["reached"]
+
+
+def test_mirrored_estimates_agree_with_unpaired_and_have_smaller_variance(tmp_path):
+    run("run", "sixteen-samurai", "--players", 3, "--mirror", "-n", 12_000, "--seed", 2,
+        "--out", tmp_path / "m", "-q")
+    run("run", "sixteen-samurai", "--players", 3, "-n", 36_000, "--seed", 3, "--out",
+        tmp_path / "u", "-q")
+    mirror = pl.read_csv(tmp_path / "m" / "tables" / "mirror.csv").filter(
+        pl.col("kind") == "seat")
+    plain = pl.read_csv(tmp_path / "u" / "tables" / "seats.csv")
+    assert mirror["games"].to_list() == [36_000] * 3
+    for m, u in zip(mirror.iter_rows(named=True), plain.iter_rows(named=True), strict=True):
+        assert m["variance_reduction"] > 1.0  # pairing helps
+        assert m["se_paired"] < m["se_unpaired"]
+        se_u = (u["ci_high"] - u["ci_low"]) / (2 * 1.96)
+        diff = abs(m["win_rate"] - u["win_rate"])
+        assert diff < 3.3 * (m["se_paired"] ** 2 + se_u ** 2) ** 0.5  # agree within intervals
+
+
+def test_mirror_refuses_what_it_cannot_combine(tmp_path):
+    r = runner.invoke(app, ["run", "sixteen-samurai", "--mirror", "--save-games", "--out",
+                            str(tmp_path / "x")])
+    assert r.exit_code == 2 and "--mirror" in r.stderr
