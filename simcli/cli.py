@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 from typing import Annotated
 
+import polars as pl
 import typer
 import typer.core
 from rich.console import Console
@@ -327,6 +328,95 @@ def report(
                                    "findings": result.summary.findings}, default=str))
         return
     _print_summary(result)
+
+
+@app.command()
+def sweep(
+    game: Annotated[str, typer.Argument(help="Game to sweep.")],
+    vary: Annotated[list[str], typer.Option("--vary", help="A varied parameter: players=2,3,4"
+                                            " | policy=greedy,random | seats=greedy/random,"
+                                            "random/greedy | content=standard,other | "
+                                            "rule.NAME=a,b. Repeat for a grid.")],
+    n: Annotated[int | None, typer.Option("-n", "--playouts", help="Playouts per cell. "
+                                          "Default: the game's default.")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Players when not "
+                                                "varied.")] = None,
+    policy: Annotated[str | None, typer.Option("--policy", help="Policy on every seat when "
+                                               "not varied.")] = None,
+    rule: Annotated[list[str] | None, typer.Option("--rule", help="Fixed rule option "
+                                                   "name=value.")] = None,
+    content: Annotated[str | None, typer.Option("--content", help="Content when not "
+                                                "varied.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (the same for every "
+                                                     "cell).")] = 1,
+    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
+                                                "Default: all cores.")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="local or dask.")] = "local",
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="With --backend dask: "
+                                                  "a running scheduler's address.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="With --backend dask: "
+                                                "local worker processes.")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Sweep folder. Default:"
+                                                 " runs/sweep-GAME-TIMESTAMP.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the folder if it "
+                                                        "exists.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """A grid of runs: every metric per cell, charts, differences from the first cell."""
+    from simcli.sweep import HEADLINE, run_sweep
+
+    res = run_sweep(game, vary, n=n, seed=seed, threads=threads, players=players,
+                    policy=policy, rules=rule or [], content=content, out=out_dir,
+                    force=force, backend=backend, scheduler=scheduler, workers=workers,
+                    progress=RichProgress("sweep cell", enabled=not quiet))
+    if as_json:
+        out.print_json(json.dumps({"folder": str(res.folder), "manifest": res.manifest,
+                                   "table": res.table.to_dicts()}, default=str))
+        return
+    table = Table(title=f"sweep of {res.manifest['game']}", title_justify="left")
+    for col in ("cell", "metric", "value", "95% interval", "vs cell 0", ""):
+        table.add_column(col)
+    for r in res.table.filter(pl.col("metric").is_in(list(HEADLINE))).iter_rows(named=True):
+        diff = "" if r["diff"] is None else f"{r['diff']:+.4f}"
+        table.add_row(r["label"], r["metric"], f"{r['value']:.4f}",
+                      f"{r['ci_low']:.4f} - {r['ci_high']:.4f}", diff, r["flag"])
+    out.print(table)
+    out.print(f"Sweep: {res.folder / 'report.md'}", highlight=False)
+
+
+@app.command()
+def compare(
+    run_a: Annotated[Path, typer.Argument(help="A finished run folder (a).")],
+    run_b: Annotated[Path, typer.Argument(help="A finished run folder of the same game and "
+                                                "content (b).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    as_markdown: Annotated[bool, typer.Option("--markdown", help="Print a Markdown "
+                                                                 "table.")] = False,
+) -> None:
+    """Every metric of two runs: difference a - b with its 95% interval and Holm-adjusted
+    p-value."""
+    from reports.render import markdown_table
+    from simcli.compare import compare_runs, describe
+
+    diff, man_a, man_b = compare_runs(run_a, run_b)
+    if as_json:
+        out.print_json(json.dumps({"a": str(run_a), "b": str(run_b),
+                                   "differences": diff.to_dicts()}, default=str))
+        return
+    if as_markdown:
+        print(f"a: {describe(man_a)}\n\nb: {describe(man_b)}\n\n{markdown_table(diff)}")
+        return
+    out.print(f"a: {describe(man_a)}", highlight=False, markup=False)
+    out.print(f"b: {describe(man_b)}", highlight=False, markup=False)
+    table = Table(title="a - b (95% interval, Holm-adjusted p)", title_justify="left")
+    for col in ("metric", "a", "b", "a - b", "95% interval", "adjusted p", ""):
+        table.add_column(col)
+    for r in diff.iter_rows(named=True):
+        table.add_row(r["metric"], f"{r['a']:.4f}", f"{r['b']:.4f}", f"{r['difference']:+.4f}",
+                      f"{r['ci_low']:+.4f} .. {r['ci_high']:+.4f}", f"{r['p_adjusted']:.3g}",
+                      r["flag"])
+    out.print(table)
 
 
 @app.command()

@@ -99,3 +99,50 @@ def test_mirror_refuses_what_it_cannot_combine(tmp_path):
     r = runner.invoke(app, ["run", "sixteen-samurai", "--mirror", "--save-games", "--out",
                             str(tmp_path / "x")])
     assert r.exit_code == 2 and "--mirror" in r.stderr
+
+
+def test_compare_two_runs_and_refuse_different_content(tmp_path):
+    run("run", "sixteen-samurai", "-n", 3000, "--seed", 1, "--out", tmp_path / "a", "-q")
+    run("run", "sixteen-samurai", "-n", 3000, "--seed", 2, "--rule", "draft=snake", "--out",
+        tmp_path / "b", "-q")
+    r = run("compare", tmp_path / "a", tmp_path / "b", "--json")
+    diffs = {d["metric"]: d for d in json.loads(r.stdout)["differences"]}
+    assert {"win_rate.seat1", "balance", "duration.mean"} <= set(diffs)
+    for d in diffs.values():
+        assert d["ci_low"] <= d["difference"] <= d["ci_high"]
+        assert 0 <= d["p_value"] <= d["p_adjusted"] <= 1
+    same = json.loads(run("compare", tmp_path / "a", tmp_path / "a", "--json").stdout)
+    assert all(d["difference"] == 0 and not d["flag"] for d in same["differences"])
+    roster = (tmp_path / "a" / "content.toml").read_text().replace(
+        '"Oku the Plain", power = 1, speed = 1, armor = 3', '"Oku the Plain", power = 3, '
+        'speed = 1, armor = 1')
+    (tmp_path / "mine.toml").write_text(roster)
+    run("run", "sixteen-samurai", "-n", 500, "--content", tmp_path / "mine.toml", "--out",
+        tmp_path / "c", "-q")
+    r = runner.invoke(app, ["compare", str(tmp_path / "a"), str(tmp_path / "c")])
+    assert r.exit_code == 2 and "different content" in r.stderr
+
+
+def test_sweep_grid_table_charts_and_flags(tmp_path):
+    out = tmp_path / "sw"
+    r = run("sweep", "sixteen-samurai", "--vary", "players=2,3", "--vary",
+            "rule.lone-clan=play,end", "-n", 3000, "--out", out, "--json", "-q")
+    table = pl.read_parquet(out / "sweep.parquet")
+    assert table["cell"].n_unique() == 4 and set(table["players"]) == {"2", "3"}
+    assert set(table["rule.lone-clan"]) == {"play", "end"}
+    seat1 = table.filter(pl.col("metric") == "win_rate.seat1").sort("cell")
+    assert seat1["diff"][0] is None and seat1["flag"][2].startswith("differs")  # 2p vs 3p
+    assert len(list((out / "charts").glob("*.png"))) >= 6
+    assert json.loads(r.stdout)["manifest"]["axes"]["players"] == ["2", "3"]
+
+
+@pytest.mark.parametrize(("vary", "needle"), [
+    ("players=2,9", "2-4 players"), ("rule.speed=a,b", "unknown rule option"),
+    ("rule.draft=spiral", "rotation|snake"), ("colour=red", "choose players"),
+    ("players", "name=value1,value2"), ("policy=greedy,genius", "unknown policy"),
+])
+def test_bad_sweep_axes(vary, needle, tmp_path):
+    r = runner.invoke(app, ["sweep", "sixteen-samurai", "--vary", vary, "--out",
+                            str(tmp_path / "x")])
+    assert r.exit_code == 2 and needle in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "x").exists()

@@ -1,0 +1,242 @@
+"""`simcli sweep`: a grid over players, policies, seats, rule options and content files;
+every metric of every cell in one table, differences from the first cell Holm-flagged."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from scipy import special
+
+from reports import charts as C
+from reports.compare import _se
+from reports.render import markdown_table
+from reports.stats import CONFIDENCE, holm, z_value
+from simcli import __version__, engine
+from simcli.analysis import metrics_of
+from simcli.errors import UserError
+from simcli.games.base import Game
+from simcli.registry import get_game
+from simcli.runfolder import RunFolder, write_json
+from simcli.study import build_config, play
+
+HEADLINE = ("win_rate.seat1", "balance", "shared_rate", "duration.mean")
+FLAG_LEVEL = 0.01
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One varied parameter: players, policy, seats, content or rule.NAME."""
+
+    name: str
+    values: tuple[str, ...]
+
+
+def parse_axes(game: Game, specs: list[str]) -> list[Axis]:
+    """Axes from `name=v1,v2,...` strings, each value checked against the game."""
+    axes = []
+    rules = {r.name: r for r in game.rules}
+    for spec in specs:
+        name, sep, raw = spec.partition("=")
+        name = name.strip()
+        values = tuple(v.strip() for v in raw.split(",") if v.strip())
+        if not sep or not values:
+            raise UserError(f"--vary '{spec}' must look like name=value1,value2")
+        if name in (a.name for a in axes):
+            raise UserError(f"--vary names '{name}' twice")
+        if name == "players":
+            for v in values:
+                if not v.isdigit():
+                    raise UserError(f"--vary players takes whole numbers, not '{v}'")
+                game.check_players(int(v))
+        elif name == "policy":
+            for v in values:
+                game.check_policy(v)
+        elif name == "seats":
+            for v in values:
+                for p in v.split("/"):
+                    game.check_policy(p)
+        elif name == "content":
+            for v in values:
+                game.content_path(v)
+        elif name.startswith("rule."):
+            rule = rules.get(name[5:])
+            if rule is None:
+                known = ", ".join(rules) or "none"
+                raise UserError(f"unknown rule option '{name[5:]}' for {game.name}; known: "
+                                f"{known}")
+            for v in values:
+                if v not in rule.choices:
+                    raise UserError(f"rule option {rule.name} takes {'|'.join(rule.choices)}, "
+                                    f"not '{v}'")
+        else:
+            raise UserError(f"--vary '{name}': choose players, policy, seats (a/b/c), "
+                            f"content or rule.NAME")
+        axes.append(Axis(name, values))
+    if not axes:
+        raise UserError("give at least one --vary name=value1,value2")
+    if {"seats", "policy"} <= {a.name for a in axes}:
+        raise UserError("--vary seats and --vary policy cannot be combined")
+    return axes
+
+
+def cells(axes: list[Axis]) -> list[dict[str, str]]:
+    """Every combination of the axes' values, first values first."""
+    return [dict(zip([a.name for a in axes], combo, strict=True))
+            for combo in itertools.product(*(a.values for a in axes))]
+
+
+def label(cell: dict[str, str]) -> str:
+    """A cell as 'players=3 rule.villages=see-all'."""
+    return " ".join(f"{k}={v}" for k, v in cell.items())
+
+
+@dataclass
+class SweepResult:
+    """A finished sweep: its folder and the long table of every metric per cell."""
+
+    folder: Path
+    table: pl.DataFrame
+    manifest: dict[str, Any]
+
+
+def run_sweep(game_name: str, vary: list[str], *, n: int | None, seed: int,
+              threads: int | None, players: int | None, policy: str | None,
+              rules: list[str], content: str | None, out: Path | None, force: bool,
+              backend: str = "local", scheduler: str | None = None,
+              workers: int | None = None,
+              progress: engine.Progress | None = None) -> SweepResult:
+    """Play every cell of the grid and write the sweep folder."""
+    game = get_game(game_name)
+    axes = parse_axes(game, vary)
+    base_rules = dict(r.partition("=")[::2] for r in rules)
+    grid = cells(axes)
+    configs = []
+    for cell in grid:
+        cell_rules = {**base_rules, **{k[5:]: v for k, v in cell.items()
+                                       if k.startswith("rule.")}}
+        seats = cell["seats"].replace("/", ",") if "seats" in cell else None
+        _, cfg = build_config(
+            game.name, players=int(cell["players"]) if "players" in cell and not seats
+            else (None if seats else players),
+            policy=cell.get("policy", policy) if not seats else None, seats=seats, n=n,
+            seed=seed, threads=threads, rules=[f"{k}={v}" for k, v in cell_rules.items()],
+            content=cell.get("content", content), out=Path("unused"), force=True,
+            save_games=False, chunk_size=None, backend=backend, scheduler=scheduler,
+            workers=workers)
+        configs.append(cfg)
+    if out is None:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        out = Path("runs") / f"sweep-{game.name}-{stamp}"
+    folder = RunFolder(out, force)
+    try:
+        frames = []
+        for i, (cell, cfg) in enumerate(zip(grid, configs, strict=True)):
+            c = game.load_content(game.content_path(cfg.content))
+            prep = game.prepare(c, cfg.players, cfg.seats, cfg.rules)
+            aggs, _, _ = play(game, prep, cfg, progress, None)
+            m = metrics_of(game, aggs, cfg.players)
+            frames.append(m.with_columns(pl.lit(i).alias("cell"), pl.lit(label(cell))
+                                         .alias("label"),
+                                         *[pl.lit(v).alias(k) for k, v in cell.items()]))
+        table = _with_differences(frames)
+        manifest = {
+            "format": 1, "tool": "simcli", "tool_version": __version__, "kind": "sweep",
+            "game": game.name, "axes": {a.name: list(a.values) for a in axes},
+            "cells": [label(c) for c in grid], "playouts_per_cell": configs[0].n,
+            "seed": seed, "threads": configs[0].threads, "cores": os.cpu_count(),
+            "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        _write(folder.path, table, axes, grid, manifest)
+        final = folder.commit()
+    except BaseException:
+        folder.abort()
+        raise
+    return SweepResult(final, table, manifest)
+
+
+def _with_differences(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    """Stack the cells; add each metric's difference from the first cell, Holm-adjusted."""
+    z = z_value(CONFIDENCE)
+    first = {r["metric"]: r for r in frames[0].iter_rows(named=True)}
+    rows = []
+    for f in frames:
+        for r in f.iter_rows(named=True):
+            base = first.get(r["metric"])
+            if base is None or r["cell"] == 0:
+                r.update(diff=None, diff_ci_low=None, diff_ci_high=None, p_value=None)
+            else:
+                d = r["value"] - base["value"]
+                se = math.sqrt(_se(r) ** 2 + _se(base) ** 2)
+                p = float(special.erfc(abs(d) / se / math.sqrt(2))) if se > 0 else float(d == 0)
+                r.update(diff=d, diff_ci_low=d - z * se, diff_ci_high=d + z * se, p_value=p)
+            rows.append(r)
+    tested = [i for i, r in enumerate(rows) if r["p_value"] is not None]
+    adjusted = holm([rows[i]["p_value"] for i in tested])
+    for r in rows:
+        r["p_adjusted"] = None
+        r["flag"] = ""
+    for i, adj in zip(tested, adjusted, strict=True):
+        rows[i]["p_adjusted"] = adj
+        rows[i]["flag"] = "differs from cell 0 (99%)" if adj < FLAG_LEVEL else ""
+    return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def _write(folder: Path, table: pl.DataFrame, axes: list[Axis], grid: list[dict],
+           manifest: dict) -> None:
+    table.write_parquet(folder / "sweep.parquet")
+    table.write_csv(folder / "sweep.csv")
+    wide = table.pivot(on="metric", index=["cell", "label"], values="value")
+    wide.write_csv(folder / "sweep_wide.csv")
+    charts = folder / "charts"
+    charts.mkdir()
+    drawn = []
+    for metric in HEADLINE:
+        rows = table.filter(pl.col("metric") == metric)
+        if rows.height == 0:
+            continue
+        for axis in axes:
+            others = [a.name for a in axes if a.name != axis.name]
+            groups: dict[str, tuple] = {}
+            for combo in (itertools.product(*(a.values for a in axes if a.name in others))
+                          if others else [()]):
+                sel = rows
+                for k, v in zip(others, combo, strict=True):
+                    sel = sel.filter(pl.col(k) == v)
+                vals, lo, hi = [], [], []
+                for v in axis.values:
+                    hit = sel.filter(pl.col(axis.name) == v)
+                    r = hit.row(0, named=True) if hit.height else None
+                    vals.append(r["value"] if r else float("nan"))
+                    lo.append(r["ci_low"] if r else float("nan"))
+                    hi.append(r["ci_high"] if r else float("nan"))
+                name = " ".join(f"{k}={v}" for k, v in zip(others, combo, strict=True)) or metric
+                groups[name] = (vals, lo, hi)
+            path = charts / f"{metric}-by-{axis.name}.png"
+            C.grouped_bars_with_ci(path, list(axis.values), groups,
+                                   title=f"{metric} by {axis.name}",
+                                   ylabel=metric + (" (%)" if metric != "duration.mean"
+                                                    and metric != "balance" else ""),
+                                   percent=metric not in ("duration.mean", "balance"))
+            drawn.append((f"charts/{path.name}", f"{metric} by {axis.name} (95% intervals)"))
+    head = table.filter(pl.col("metric").is_in(list(HEADLINE))).select(
+        "cell", "label", "metric", "value", "ci_low", "ci_high", "n", "diff", "p_adjusted",
+        "flag")
+    lines = [f"# Sweep: {manifest['game']}", "",
+             f"- Cells: {len(grid)} ({', '.join(f'{a.name}: {list(a.values)}' for a in axes)})",
+             f"- Playouts per cell: {manifest['playouts_per_cell']:,}, seed {manifest['seed']}",
+             f"- simcli {manifest['tool_version']}", "",
+             "Differences are against cell 0 with 95% intervals; flags use Holm-adjusted "
+             "p-values across every cell and metric (99% level). Every metric of every cell "
+             "is in sweep.csv / sweep.parquet.", "", "## Charts", ""]
+    for rel, caption in drawn:
+        lines += [f"![{caption}]({rel})", "", f"*{caption}*", ""]
+    lines += ["## Headline metrics", "", markdown_table(head), ""]
+    (folder / "report.md").write_text("\n".join(lines), encoding="utf-8")
+    write_json(folder / "manifest.json", manifest)
