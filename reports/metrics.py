@@ -42,11 +42,11 @@ class Core:
     margin: np.ndarray | None = None
 
 
-def _quantile_ci(hist: np.ndarray, q: float) -> Estimate:
-    """A quantile of a histogram with its distribution-free 95% interval (ranks)."""
+def _quantile_ci(hist: np.ndarray, q: float, confidence: float) -> Estimate:
+    """A quantile of a histogram with its distribution-free interval (ranks)."""
     n = int(hist.sum())
     cum = np.cumsum(hist)
-    z = z_value(CONFIDENCE)
+    z = z_value(confidence)
     half = z * math.sqrt(n * q * (1 - q))
     lo_rank = max(1, math.floor(n * q - half))
     hi_rank = min(n, math.ceil(n * q + half) + 1)
@@ -57,7 +57,7 @@ def _quantile_ci(hist: np.ndarray, q: float) -> Estimate:
     return Estimate(at(max(1, math.ceil(n * q))), at(lo_rank), at(hi_rank), n)
 
 
-def _sd_ci(hist: np.ndarray) -> Estimate:
+def _sd_ci(hist: np.ndarray, confidence: float) -> Estimate:
     """Standard deviation with a large-sample interval (delta method on the variance)."""
     h = np.asarray(hist, float)
     n = h.sum()
@@ -72,11 +72,11 @@ def _sd_ci(hist: np.ndarray) -> Estimate:
     if sd == 0:
         return Estimate(0.0, 0.0, 0.0, int(n))
     se_var = math.sqrt(max(m4 - m2 * m2, 0.0) / n)
-    half = z_value(CONFIDENCE) * se_var / (2 * sd)
+    half = z_value(confidence) * se_var / (2 * sd)
     return Estimate(sd, max(0.0, sd - half), sd + half, int(n))
 
 
-def balance(core: Core) -> Estimate:
+def balance(core: Core, confidence: float = CONFIDENCE) -> Estimate:
     """1 - (highest seat win rate - lowest), interval from the multinomial difference."""
     n = core.games
     if n == 0 or len(core.seat_wins) < 2:
@@ -85,13 +85,15 @@ def balance(core: Core) -> Estimate:
     i, j = int(np.argmax(p)), int(np.argmin(p))
     gap = p[i] - p[j]
     se = math.sqrt(max(p[i] + p[j] - gap * gap, 0.0) / n)
-    half = z_value(CONFIDENCE) * se
+    half = z_value(confidence) * se
     return Estimate(1 - gap, max(0.0, 1 - gap - half), min(1.0, 1 - gap + half), n)
 
 
-def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None) -> pl.DataFrame:
+def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None,
+              confidence: float = CONFIDENCE) -> pl.DataFrame:
     """Every shared metric (and the game's own) as rows: metric, value, ci_low, ci_high, n,
-    unit, meaning."""
+    unit, meaning; intervals at `confidence` (the game's own metrics, given at 95%, are
+    rescaled as normal intervals)."""
     rows: list[dict] = []
 
     def add(name: str, e: Estimate, unit: str, doc: str) -> None:
@@ -99,22 +101,26 @@ def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None) ->
                      "n": e.n, "unit": unit, "meaning": doc})
 
     for s, w in enumerate(core.seat_wins):
-        add(f"win_rate.seat{s + 1}", rate(w, core.games), "rate",
+        add(f"win_rate.seat{s + 1}", rate(w, core.games, confidence), "rate",
             DOCS["win_rate.seat<k>"].replace("seat k", f"seat {s + 1}"))
-    add("balance", balance(core), "index", DOCS["balance"])
-    add("shared_rate", rate(core.shared, core.games), "rate", DOCS["shared_rate"])
-    add("completion", rate(core.completed, core.games), "rate", DOCS["completion"])
-    d = distribution(core.length)
+    add("balance", balance(core, confidence), "index", DOCS["balance"])
+    add("shared_rate", rate(core.shared, core.games, confidence), "rate", DOCS["shared_rate"])
+    add("completion", rate(core.completed, core.games, confidence), "rate",
+        DOCS["completion"])
+    d = distribution(core.length, confidence)
     add("duration.mean", d.mean, core.length_unit, DOCS["duration.mean"])
-    add("duration.sd", _sd_ci(core.length), core.length_unit, DOCS["duration.sd"])
+    add("duration.sd", _sd_ci(core.length, confidence), core.length_unit, DOCS["duration.sd"])
     if d.n:
         for q in (5, 50, 95):
-            add(f"duration.p{q}", _quantile_ci(core.length, q / 100), core.length_unit,
-                DOCS[f"duration.p{q}"])
+            add(f"duration.p{q}", _quantile_ci(core.length, q / 100, confidence),
+                core.length_unit, DOCS[f"duration.p{q}"])
     if core.margin is not None and int(core.margin.sum()):
-        add("margin.mean", distribution(core.margin).mean, "points", DOCS["margin.mean"])
+        add("margin.mean", distribution(core.margin, confidence).mean, "points",
+            DOCS["margin.mean"])
+    scale = z_value(confidence) / z_value(CONFIDENCE)
     for name, e, doc in own or []:
-        add(name, e, "", doc)
+        half_lo, half_hi = (e.value - e.lo) * scale, (e.hi - e.value) * scale
+        add(name, Estimate(e.value, e.value - half_lo, e.value + half_hi, e.n), "", doc)
     return pl.DataFrame(rows, schema={"metric": pl.Utf8, "value": pl.Float64,
                                       "ci_low": pl.Float64, "ci_high": pl.Float64,
                                       "n": pl.Int64, "unit": pl.Utf8, "meaning": pl.Utf8})

@@ -24,10 +24,12 @@ def core_of(game: Game, aggs: dict[str, np.ndarray], players: int) -> Core:
                 length=c.length, length_unit=c.length_unit, margin=c.margin)
 
 
-def metrics_of(game: Game, aggs: dict[str, np.ndarray], players: int) -> pl.DataFrame:
+def metrics_of(game: Game, aggs: dict[str, np.ndarray], players: int,
+               confidence: float = 0.95) -> pl.DataFrame:
     """The full catalogue of a run's aggregates (shared metrics and the game's own)."""
     game_aggs = {k: v for k, v in aggs.items() if k not in MIRROR_KEYS}
-    return catalogue(core_of(game, aggs, players), game.own_metrics(game_aggs, players))
+    return catalogue(core_of(game, aggs, players), game.own_metrics(game_aggs, players),
+                     confidence)
 
 
 def full_summary(game: Game, aggs: dict[str, np.ndarray], manifest: dict[str, Any],

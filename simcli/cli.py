@@ -386,6 +386,49 @@ def sweep(
 
 
 @app.command()
+def check(
+    spec: Annotated[Path, typer.Argument(help="A TOML file of [[assert]] tables (see "
+                                               "scripts/balance.example.toml).")],
+    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
+                                                "Default: all cores.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdicts as "
+                                                         "JSON.")] = False,
+    markdown_out: Annotated[Path | None, typer.Option("--markdown", help="Also write a "
+                                                      "Markdown summary to this file ('-' "
+                                                      "for stdout), e.g. "
+                                                      "$GITHUB_STEP_SUMMARY.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """CI balance gate: exit 0 if every assertion passes, 1 if any fails or is
+    inconclusive, 2 for a bad spec."""
+    from simcli.check import markdown, run_check
+
+    if threads is not None and threads <= 0:
+        raise UserError(f"--threads must be positive, not {threads}")
+    results = run_check(spec, threads, RichProgress("check", enabled=not quiet and
+                                                    not as_json))
+    if markdown_out is not None:
+        text = markdown(results, spec)
+        if str(markdown_out) == "-":
+            print(text)
+        else:
+            with open(markdown_out, "a", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+    if as_json:
+        out.print_json(json.dumps({"spec": str(spec), "results": results}, default=str))
+    elif str(markdown_out) != "-":
+        table = Table(title=f"simcli check {spec}", title_justify="left")
+        for col in ("assertion", "verdict", "metric", "estimate", "interval", "playouts"):
+            table.add_column(col)
+        for r in results:
+            table.add_row(r["name"], r["verdict"].upper(), r["metric"], f"{r['value']:.4f}",
+                          f"{r['ci_low']:.4f} - {r['ci_high']:.4f}", f"{r['playouts']:,}")
+        out.print(table)
+    if any(r["verdict"] != "pass" for r in results):
+        raise typer.Exit(1)
+
+
+@app.command()
 def compare(
     run_a: Annotated[Path, typer.Argument(help="A finished run folder (a).")],
     run_b: Annotated[Path, typer.Argument(help="A finished run folder of the same game and "

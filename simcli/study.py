@@ -222,7 +222,7 @@ def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None
     size = chunk_size_for(game, cfg)
     if cfg.target_ci is None:
         chunks = [c for c in engine.plan(cfg.n, size) if c.index not in state.done]
-        run_s = _play_chunks(game, prep, cfg, chunks, size, progress, folder, state)
+        run_s = play_chunks(game, prep, cfg, chunks, size, progress, folder, state)
         return state.aggs, state.elapsed_s + run_s, None
     from reports.metrics import headline_half_width
     from simcli.analysis import core_of
@@ -232,7 +232,7 @@ def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None
     while True:
         chunks = engine.plan_range(done, target, size, index0)
         index0 += len(chunks)
-        run_s += _play_chunks(game, prep, cfg, chunks, size, progress, folder, state)
+        run_s += play_chunks(game, prep, cfg, chunks, size, progress, folder, state)
         done = target
         rounds.append(done)
         hw = headline_half_width(core_of(game, state.aggs, cfg.players))
@@ -246,7 +246,7 @@ def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None
     return state.aggs, run_s, stopping
 
 
-def _play_chunks(game: Game, prep: Any, cfg: RunConfig, chunks: list[engine.Chunk],
+def play_chunks(game: Game, prep: Any, cfg: RunConfig, chunks: list[engine.Chunk],
                  size: int, progress: engine.Progress | None, folder: Path | None,
                  state: Progressing) -> float:
     """Play these chunks into `state` (rows to folder/games, checkpoints to folder)."""

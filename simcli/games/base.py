@@ -100,6 +100,7 @@ class Game(ABC):
     default_policy: str
     rules: tuple[RuleOption, ...] = ()
     supports_mirror: bool = False  # run_chunk(..., rotation=r) moves players and their luck
+    own_metric_names: tuple[str, ...] = ()  # names own_metrics() returns
     default_n: int = 100_000
     chunk_size: int = 10_000
     row_columns: tuple[str, ...] = ()

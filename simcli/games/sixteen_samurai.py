@@ -193,6 +193,7 @@ class SixteenSamurai(Game):
     chunk_size = 4_000
     kernel = K.play_chunk
     supports_mirror = True
+    own_metric_names = ("declarer_advantage", "tiebreak_rate")
     row_columns = (
         "winner", "cc_rounds", "fb_rounds", "fb_players",
         "clan_total_0", "clan_total_1", "clan_total_2", "clan_total_3",
