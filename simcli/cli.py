@@ -241,6 +241,8 @@ def run(
                                          "rotation, each player carrying its own luck: a "
                                          "paired estimate of seat advantage. -n counts "
                                          "deals.")] = False,
+    html: Annotated[bool, typer.Option("--html", help="Also write report.html (one "
+                                       "self-contained file).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary "
                                                          "on stdout.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
@@ -253,7 +255,8 @@ def run(
                           threads=threads, rules=rule or [], content=content, out=out_dir,
                           force=force, save_games=save_games, chunk_size=chunk_size,
                           backend=backend, scheduler=scheduler, workers=workers,
-                          checkpoint=checkpoint, mirror=mirror, target_ci=target_ci)
+                          checkpoint=checkpoint, mirror=mirror, target_ci=target_ci,
+                          html=html)
     progress = RichProgress(f"{g.name} {cfg.players}p", enabled=not quiet)
     _show(run_study(cfg, progress), as_json)
 
@@ -315,14 +318,59 @@ def _print_summary(result) -> None:
 
 
 @app.command()
+def study(
+    quick: Annotated[bool, typer.Option("--quick", help="A one-minute version (target "
+                                        "half-width 0.01 instead of 0.005).")] = False,
+    target_ci: Annotated[float | None, typer.Option("--target-ci", help="Target 95% "
+                                                    "half-width of every seat win rate. "
+                                                    "Default: 0.005 (0.01 with "
+                                                    "--quick).")] = None,
+    games: Annotated[str | None, typer.Option("--games", help="Comma-separated games. "
+                                              "Default: every game.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 1,
+    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
+                                                "Default: all cores.")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Study folder. Default:"
+                                                 " runs/study-TIMESTAMP.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the folder if it "
+                                                        "exists.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdicts as "
+                                                         "JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Every game at its default players and policies, to a target precision: one combined
+    balance report (Markdown and HTML) with a verdict per game."""
+    from reports.overview import verdict
+    from simcli.overview import run_overview
+
+    if threads is not None and threads <= 0:
+        raise UserError(f"--threads must be positive, not {threads}")
+    folder, entries = run_overview(
+        out=out_dir, force=force, quick=quick, target_ci=target_ci,
+        games=[g.strip() for g in games.split(",")] if games else None, seed=seed,
+        threads=threads, progress=RichProgress("study", enabled=not quiet and not as_json))
+    verdicts = {e["game"]: verdict(e["title"], e["manifest"], e["metrics"]) for e in entries}
+    if as_json:
+        out.print_json(json.dumps({"folder": str(folder), "verdicts": verdicts}))
+        return
+    for text in verdicts.values():
+        out.print(f"- {text}", highlight=False, markup=False)
+    out.print(f"Report: {folder / 'report.md'} and {folder / 'report.html'}", highlight=False)
+
+
+@app.command()
 def report(
     folder: Annotated[Path, typer.Argument(help="A finished run folder.")],
+    html: Annotated[bool, typer.Option("--html", help="Also write report.html: one "
+                                       "self-contained file with charts and a methods "
+                                       "section.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
-    """Re-render tables, charts and report.md of a finished run from its saved statistics."""
+    """Re-render tables, charts and report.md (and report.html) of a finished run from its
+    saved statistics."""
     from simcli.study import rerender
 
-    result = rerender(folder)
+    result = rerender(folder, html=html)
     if as_json:
         out.print_json(json.dumps({"run_folder": str(folder), "summary": result.summary.json,
                                    "findings": result.summary.findings}, default=str))

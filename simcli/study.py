@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from reports.html import write_html
 from reports.render import write_all
 from reports.summary import Summary
 from simcli import __version__, checkpoint, dask_backend, engine
@@ -56,6 +57,7 @@ class RunConfig:
     checkpoint: bool = False
     mirror: bool = False
     target_ci: float | None = None
+    html: bool = False
     command: list[str] = field(default_factory=list)
 
 
@@ -65,7 +67,8 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
                  save_games: bool, chunk_size: int | None, backend: str = "local",
                  scheduler: str | None = None, workers: int | None = None,
                  checkpoint: bool = False, mirror: bool = False,
-                 target_ci: float | None = None) -> tuple[Game, RunConfig]:
+                 target_ci: float | None = None, html: bool = False
+                 ) -> tuple[Game, RunConfig]:
     """Check every option against the game and fill in defaults."""
     game = get_game(game_name)
     if backend not in ("local", "dask"):
@@ -122,7 +125,7 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
         threads=threads or engine.default_threads(), rules=chosen, content=content, out=out,
         force=force, save_games=save_games, chunk_size=chunk_size, backend=backend,
         scheduler=scheduler, workers=workers, checkpoint=checkpoint, mirror=mirror,
-        target_ci=target_ci, command=list(sys.argv),
+        target_ci=target_ci, html=html, command=list(sys.argv),
     )
     return game, cfg
 
@@ -331,6 +334,7 @@ def run_study(cfg: RunConfig, progress: engine.Progress | None = None,
             "format": 1, "tool": "simcli", "tool_version": __version__,
             "game": game.name, "game_title": game.title, "players": cfg.players,
             "seats": list(cfg.seats), "rules": cfg.rules, "content": content.identity(),
+            "policies": {p: game.policies[p] for p in dict.fromkeys(cfg.seats)},
             "seed": cfg.seed, "playouts": playouts, "chunk_size": chunk_size_for(game, cfg),
             "mirror": cfg.mirror, "stopping": stopping,
             "backend": cfg.backend, "threads": cfg.threads, "cores": os.cpu_count(),
@@ -346,6 +350,8 @@ def run_study(cfg: RunConfig, progress: engine.Progress | None = None,
         save_aggregates(folder.path / AGGREGATES, aggs)
         summary = full_summary(game, aggs, manifest, content)
         write_all(summary, manifest, folder.path)
+        if cfg.html:
+            write_html(summary, manifest, folder.path)
         write_json(folder.path / MANIFEST, manifest)
         final = folder.commit()
         (final / checkpoint.STATE).unlink(missing_ok=True)
@@ -385,10 +391,12 @@ def resume_study(out: Path, progress: engine.Progress | None = None, *,
     return run_study(cfg, progress, state)
 
 
-def rerender(folder: Path) -> RunResult:
+def rerender(folder: Path, html: bool = False) -> RunResult:
     """Re-render tables, charts and report of a finished run from its saved statistics."""
     manifest, aggs = load_finished(folder)
     game = get_game(manifest.get("game", "?"))
+    manifest.setdefault("policies", {p: game.policies.get(p, "") for p in
+                                     dict.fromkeys(manifest["seats"])})
     copy = folder / CONTENT_COPY
     content: Content = game.load_content(copy if copy.exists() else
                                          Path(manifest["content"]["path"]))
@@ -398,6 +406,8 @@ def rerender(folder: Path) -> RunResult:
     tmp.mkdir()
     try:
         write_all(summary, manifest, tmp)
+        if html:
+            write_html(summary, manifest, tmp)
         for item in tmp.iterdir():
             target = folder / item.name
             if target.is_dir():

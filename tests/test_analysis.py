@@ -146,3 +146,30 @@ def test_bad_sweep_axes(vary, needle, tmp_path):
                             str(tmp_path / "x")])
     assert r.exit_code == 2 and needle in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "x").exists()
+
+
+def test_html_report_is_self_contained_with_methods(tmp_path):
+    out = tmp_path / "h"
+    run("run", "sixteen-samurai", "-n", 2000, "--seats", "greedy,random", "--out", out, "-q",
+        "--html")
+    page = (out / "report.html").read_text()
+    assert page.count("data:image/png;base64,") >= 4
+    assert 'src="http' not in page and "<link" not in page
+    assert "Methods" in page and "Wilson" in page and "greedy</b>:" in page
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["content"]["sha256"] in page and manifest["tool_version"] in page
+    (out / "report.html").unlink()
+    run("report", out, "--html")
+    assert (out / "report.html").exists()
+
+
+def test_study_writes_one_combined_report(tmp_path):
+    out = tmp_path / "study"
+    r = run("study", "--games", "sixteen-samurai", "--quick", "--out", out, "--json", "-q")
+    verdicts = json.loads(r.stdout)["verdicts"]
+    assert "seat win rates run from" in verdicts["sixteen-samurai"]
+    assert (out / "report.md").exists() and (out / "report.html").exists()
+    assert (out / "sixteen-samurai" / "report.html").exists()
+    assert "sixteen-samurai.png" in (out / "report.md").read_text()
+    manifest = json.loads((out / "sixteen-samurai" / "manifest.json").read_text())
+    assert manifest["stopping"]["target_ci"] == 0.01 and manifest["stopping"]["reached"]

@@ -1,0 +1,109 @@
+"""One self-contained HTML file per report: charts embedded, tables, and a methods section."""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from pathlib import Path
+
+import polars as pl
+
+from reports.summary import Summary
+
+STYLE = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
+margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+h1{font-size:1.6em}h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+table{border-collapse:collapse;font-size:.85em;margin:.6em 0;display:block;overflow-x:auto}
+th,td{border:1px solid #ddd;padding:.25em .5em;text-align:right;white-space:nowrap}
+th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}
+figure{margin:1em 0}figcaption{font-size:.85em;color:#555}
+.note{color:#555;font-size:.9em}.flag{color:#b00;font-weight:600}
+"""
+
+
+def _cell(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "n/a"
+        return f"{v:.4f}" if abs(v) < 1000 else f"{v:,.1f}"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}"
+    text = html.escape(str(v))
+    return f'<span class="flag">{text}</span>' if text.startswith("differs") else text
+
+
+def table_html(df: pl.DataFrame) -> str:
+    """A polars table as an HTML table."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+    body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>"
+                   for row in df.iter_rows())
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def image_html(path: Path, caption: str) -> str:
+    """A PNG embedded as a data URI, with its caption."""
+    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    return (f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def methods_html(manifest: dict) -> str:
+    """How the numbers were made: policies, n, seeds, intervals, stopping rule, content."""
+    c = manifest["content"]
+    stop = manifest.get("stopping")
+    if stop:
+        rule = (f"played in rounds until the largest 95% half-width of the seat win rates "
+                f"was at most {stop['target_ci']} or {stop['max_playouts']:,} playouts were "
+                f"reached; stopped after rounds {stop['rounds']} at {stop['playouts']:,} "
+                f"playouts ({'target reached' if stop['reached'] else 'target NOT reached'})")
+    else:
+        rule = f"a fixed number of playouts ({manifest['playouts']:,})"
+    mirror = (" Every deal was played once per seat rotation (mirrored); the mirrored-seat "
+              "table gives paired estimates." if manifest.get("mirror") else "")
+    policies = manifest.get("policies", {})
+    items = "".join(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>"
+                    for k, v in policies.items())
+    rules = ", ".join(f"{k}={v}" for k, v in manifest["rules"].items()) or "none"
+    versions = ", ".join(f"{k} {v}" for k, v in manifest.get("versions", {}).items())
+    return f"""
+<h2>Methods</h2>
+<ul>
+<li>Seats (policies in seat order): {html.escape(", ".join(manifest["seats"]))}.
+Policies used:<ul>{items}</ul></li>
+<li>Playouts: {rule}.{mirror} Seed {manifest["seed"]}: every playout draws from its own
+random stream keyed by (seed, playout index), so the same seed gives the same numbers on any
+number of threads or machines.</li>
+<li>Rule options: {html.escape(rules)}.</li>
+<li>Intervals: rates carry 95% Wilson score intervals; means a normal interval from their
+standard error; quantiles a distribution-free interval from order statistics. Seat and
+declarer flags use exact two-sided binomial tests, Holm-adjusted, at the 99% level.</li>
+<li>Content: {html.escape(c["name"])} v{html.escape(str(c["version"]))}, sha256
+<code>{c["sha256"]}</code>{" (<b>assumed</b>: reconstructed, not the printed game)"
+if c["assumed"] else ""}.</li>
+<li>Tool: simcli {manifest["tool_version"]} ({html.escape(versions)}).</li>
+</ul>"""
+
+
+def write_html(summary: Summary, manifest: dict, folder: Path) -> Path:
+    """report.html in `folder`, embedding the charts already drawn in folder/charts."""
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>"
+             f"{html.escape(summary.title)}</title><style>{STYLE}</style></head><body>",
+             f"<h1>{html.escape(summary.title)}</h1>", "<h2>Findings</h2><ul>"]
+    parts += [f"<li>{html.escape(f)}</li>" for f in summary.findings]
+    parts.append("</ul><p class='note'>Every rate carries its 95% interval and the number of "
+                 "observations behind it.</p><h2>Charts</h2>")
+    for chart in summary.charts:
+        path = folder / "charts" / f"{chart.name}.png"
+        if path.exists():
+            parts.append(image_html(path, chart.caption))
+    for heading, name, note in summary.sections:
+        parts += [f"<h2>{html.escape(heading)}</h2>", f"<p class='note'>{html.escape(note)}</p>",
+                  table_html(summary.tables[name])]
+    parts += [methods_html(manifest), "</body></html>"]
+    out = folder / "report.html"
+    out.write_text("\n".join(parts), encoding="utf-8")
+    return out
