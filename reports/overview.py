@@ -19,7 +19,8 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def verdict(title: str, manifest: dict, metrics: pl.DataFrame) -> str:
+def verdict(title: str, manifest: dict, metrics: pl.DataFrame,
+            skill: list[dict] | None = None) -> str:
     """One plain-language paragraph on a game's balance at its defaults."""
     m = {r["metric"]: r for r in metrics.iter_rows(named=True)}
     seats = [m[f"win_rate.seat{s + 1}"] for s in range(manifest["players"])]
@@ -53,6 +54,10 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame) -> str:
     unit = m["duration.mean"]["unit"]
     text += (f"A game lasts {m['duration.p50']['value']:.0f} {unit} (median; 95% of games "
              f"within {m['duration.p95']['value']:.0f}).")
+    for r in skill or []:
+        text += (f" Skill: {r['policy']} wins {_pct(r['win_rate'])} (95% CI "
+                 f"{_pct(r['ci_low'])}-{_pct(r['ci_high'])}) against random players from every "
+                 f"seat, a {100 * r['edge']:+.1f}-point edge over the fair share.")
     if manifest["content"]["assumed"]:
         text += " The content is assumed (reconstructed), so treat card-level detail with care."
     return text
@@ -76,7 +81,7 @@ def write_overview(entries: list[dict], folder: Path, meta: dict) -> None:
                        seats["ci_low"], seats["ci_high"], title=f"{e['title']}: seat win rates",
                        ylabel="win rate (%)", reference=1 / man["players"],
                        ref_label="fair share")
-        text = verdict(e["title"], man, metrics)
+        text = verdict(e["title"], man, metrics, e.get("skill"))
         head = metrics.filter(pl.col("metric").is_in(
             ["balance", "shared_rate", "completion", "duration.mean"])).select(
             "metric", "value", "ci_low", "ci_high", "n")
@@ -95,5 +100,7 @@ def write_overview(entries: list[dict], folder: Path, meta: dict) -> None:
             "<h2>Methods</h2><p>Each game ran with its default players and policy until "
             "every seat win rate's 95% Wilson half-width met the target (or the playout cap); "
             "each game's own report.html gives its policies, content (name and hash) and "
-            "every table.</p></body></html>"]
+            "every table. Skill gaps: each non-random policy played against random players "
+            "from every seat in turn on the same seeds; the interval is paired by seed."
+            "</p></body></html>"]
     (folder / "report.html").write_text("\n".join(page), encoding="utf-8")

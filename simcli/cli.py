@@ -318,6 +318,36 @@ def _print_summary(result) -> None:
 
 
 @app.command()
+def skill(
+    game: Annotated[str, typer.Argument(help="Game to measure.")],
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Players. Default: "
+                                                "the game's default.")] = None,
+    n: Annotated[int, typer.Option("-n", help="Seeds; each is played once per seat "
+                                              "arrangement.")] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 1,
+    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
+                                                "Default: all cores.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """Skill gap: each non-random policy against random players, from every seat on the
+    same seeds, with a paired 95% interval."""
+    from simcli.registry import get_game
+    from simcli.skill import describe, skill_table
+
+    g = get_game(game)
+    if n <= 0:
+        raise UserError(f"-n must be positive, not {n}")
+    rows = skill_table(g, players or g.default_players, n, seed,
+                       threads or engine.default_threads(),
+                       RichProgress("skill", enabled=not as_json))
+    if as_json:
+        out.print_json(json.dumps({"game": g.name, "skill": rows}))
+        return
+    for r in rows:
+        out.print(f"- {describe(r)}", highlight=False, markup=False)
+
+
+@app.command()
 def study(
     quick: Annotated[bool, typer.Option("--quick", help="A one-minute version (target "
                                         "half-width 0.01 instead of 0.005).")] = False,
@@ -349,7 +379,8 @@ def study(
         out=out_dir, force=force, quick=quick, target_ci=target_ci,
         games=[g.strip() for g in games.split(",")] if games else None, seed=seed,
         threads=threads, progress=RichProgress("study", enabled=not quiet and not as_json))
-    verdicts = {e["game"]: verdict(e["title"], e["manifest"], e["metrics"]) for e in entries}
+    verdicts = {e["game"]: verdict(e["title"], e["manifest"], e["metrics"], e["skill"])
+                for e in entries}
     if as_json:
         out.print_json(json.dumps({"folder": str(folder), "verdicts": verdicts}))
         return

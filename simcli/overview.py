@@ -13,10 +13,13 @@ from simcli.analysis import metrics_of
 from simcli.errors import UserError
 from simcli.registry import GAMES, get_game
 from simcli.runfolder import RunFolder, load_finished, write_json
+from simcli.skill import skill_table
 from simcli.study import build_config, run_study
 
 DEFAULT_TARGET = 0.005
 QUICK_TARGET = 0.01
+SKILL_SEEDS = 5_000
+QUICK_SKILL_SEEDS = 1_000
 
 
 def run_overview(*, out: Path | None, force: bool, quick: bool, target_ci: float | None,
@@ -41,8 +44,10 @@ def run_overview(*, out: Path | None, force: bool, quick: bool, target_ci: float
                 save_games=False, chunk_size=None, target_ci=target, html=True)
             result = run_study(cfg, progress)
             manifest, aggs = load_finished(result.folder)
+            skills = skill_table(game, cfg.players, QUICK_SKILL_SEEDS if quick else
+                                 SKILL_SEEDS, seed, cfg.threads, progress)
             entries.append({"game": name, "title": game.title, "folder": name,
-                            "manifest": manifest,
+                            "manifest": manifest, "skill": skills,
                             "metrics": metrics_of(game, aggs, manifest["players"])})
         meta = {"tool_version": __version__, "seed": seed, "target_ci": target,
                 "seconds": time.perf_counter() - t0,

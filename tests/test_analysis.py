@@ -168,8 +168,17 @@ def test_study_writes_one_combined_report(tmp_path):
     r = run("study", "--games", "sixteen-samurai", "--quick", "--out", out, "--json", "-q")
     verdicts = json.loads(r.stdout)["verdicts"]
     assert "seat win rates run from" in verdicts["sixteen-samurai"]
+    assert "Skill: greedy wins" in verdicts["sixteen-samurai"]
     assert (out / "report.md").exists() and (out / "report.html").exists()
     assert (out / "sixteen-samurai" / "report.html").exists()
     assert "sixteen-samurai.png" in (out / "report.md").read_text()
     manifest = json.loads((out / "sixteen-samurai" / "manifest.json").read_text())
     assert manifest["stopping"]["target_ci"] == 0.01 and manifest["stopping"]["reached"]
+
+
+def test_skill_gap_is_paired_by_seed_with_an_interval():
+    r = run("skill", "sixteen-samurai", "--players", 3, "-n", 2000, "--json")
+    (row,) = json.loads(r.stdout)["skill"]
+    assert row["policy"] == "greedy" and row["games"] == 6000
+    assert row["ci_low"] < row["win_rate"] < row["ci_high"]
+    assert row["edge_ci_low"] > 0  # greedy clearly beats random in Sixteen Samurai
