@@ -543,10 +543,24 @@ def compare(
 
 @app.command()
 def odds(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game whose battle to compute.")],
     dice: Annotated[list[str] | None, typer.Option(
         "--dice", help="sixteen-samurai: one pool per player, 2-4 pools: a number of dice "
                        "1-4 or 'uma' (two 7s). `--dice 3 2` pits 3 dice against 2.")] = None,
+    attacker: Annotated[int | None, typer.Option("--attacker", help="samurai-katana: "
+                                                 "attacking army size.")] = None,
+    defender: Annotated[int | None, typer.Option("--defender", help="samurai-katana: "
+                                                 "defending army size.")] = None,
+    castle: Annotated[bool, typer.Option("--castle", help="samurai-katana: the defender "
+                                         "holds a castle.")] = False,
+    mountain: Annotated[bool, typer.Option("--mountain", help="samurai-katana: the fight "
+                                           "is in a mountain territory.")] = False,
+    table: Annotated[bool, typer.Option("--table", help="samurai-katana: the full odds "
+                                        "table (Parquet, CSV and a heatmap per terrain "
+                                        "case).")] = False,
+    out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for --table "
+                                                 "files. Default: runs/odds-GAME.")] = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact probabilities by enumeration "
                                                         "instead of sampling.")] = False,
     n: Annotated[int, typer.Option("-n", help="Battles to sample (without "
@@ -556,33 +570,45 @@ def odds(
                                                 help="Worker threads. Default: all "
                                                      "cores.")] = None,
     content: Annotated[str | None, typer.Option("--content",
-                                                help="Content giving the dice (faces, Uma "
-                                                     "value). Default: standard.")] = None,
+                                                help="Content file of the game. Default: "
+                                                     "standard.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
     """Battle odds: the chance each side wins one battle."""
-    from simcli.odds import odds_for
+    from simcli.games.base import OddsRequest
+    from simcli.registry import get_game
 
-    fn = odds_for(game)
-    if not dice:
-        raise UserError("give the pools with --dice, e.g. --dice 3 2")
-    res = fn(dice, exact=exact, n=n, seed=seed, threads=threads or engine.default_threads(),
-             content=content, progress=RichProgress("battles", enabled=not as_json))
+    g = get_game(game)
+    given = {k for k, v in ctx.params.items()
+             if k not in ("game", "as_json") and ctx.get_parameter_source(k).name != "DEFAULT"}
+    names = {"out_dir": "out"}
+
+    def flag(name: str) -> str:
+        return "-n" if name == "n" else "--" + name.replace("_", "-")
+
+    stray = sorted(names.get(k, k) for k in given if names.get(k, k) not in g.odds_options)
+    if stray and g.odds_options:
+        raise UserError(f"{flag(stray[0])} does not apply to {g.name} odds (options: "
+                        f"{', '.join(flag(o) for o in g.odds_options)})")
+    if threads is not None and threads <= 0:
+        raise UserError(f"--threads must be positive, not {threads}")
+    req = OddsRequest(dice=tuple(dice or ()), attacker=attacker, defender=defender,
+                      castle=castle, mountain=mountain, table=table, exact=exact, n=n,
+                      seed=seed, threads=threads or engine.default_threads(),
+                      content=content, out=out_dir,
+                      progress=RichProgress("battles", enabled=not as_json))
+    res = g.odds(req)
     if as_json:
-        out.print_json(json.dumps(res))
+        out.print_json(json.dumps(res.data, default=str))
         return
-    table = Table(title=f"{res['game']} battle odds ({res['method']}, d{res['faces']})",
-                  title_justify="left")
-    for col in ("player", "pool", "win probability", "95% interval"):
-        table.add_column(col)
-    for p in res["pools"]:
-        ci = (f"{100 * p['ci_low']:.3f}% - {100 * p['ci_high']:.3f}%" if "ci_low" in p
-              else "exact")
-        table.add_row(str(p["player"]), p["pool"], f"{100 * p['win_probability']:.4f}%", ci)
-    out.print(table)
-    if "tiebreaker_share" in res:
-        out.print(f"{res['battles']:,} battles (seed {res['seed']}); a tiebreaker roll was "
-                  f"needed in {100 * res['tiebreaker_share']:.3f}%.", highlight=False)
+    t = Table(title=res.title, title_justify="left")
+    for col in res.columns:
+        t.add_column(col)
+    for row in res.rows:
+        t.add_row(*row)
+    out.print(t)
+    for note in res.notes:
+        out.print(note, highlight=False, markup=False)
 
 
 @app.command()

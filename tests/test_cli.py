@@ -162,6 +162,7 @@ def one_line_error(r):
     (["odds", "sixteen-samurai", "--dice", "3"], "2-4 pools"),
     (["odds", "sixteen-samurai"], "--dice"),
     (["odds", "chess", "--dice", "3", "2"], "unknown game"),
+    (["odds", "sixteen-samurai", "--dice", "3", "2", "--castle"], "does not apply"),
     (["report", "/nonexistent/run"], "not a folder"),
     (["bench", "chess"], "unknown game"),
 ])

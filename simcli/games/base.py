@@ -46,6 +46,37 @@ class CoreStats:
 
 
 @dataclass(frozen=True)
+class OddsRequest:
+    """What `simcli odds GAME ...` asked for; each game reads the options it declares in
+    Game.odds_options (the CLI refuses the others)."""
+
+    dice: tuple[str, ...] = ()
+    attacker: int | None = None
+    defender: int | None = None
+    castle: bool = False
+    mountain: bool = False
+    table: bool = False
+    exact: bool = False
+    n: int = 1_000_000
+    seed: int = 1
+    threads: int = 1
+    content: str | None = None
+    out: Path | None = None
+    progress: Any = None
+
+
+@dataclass
+class OddsResult:
+    """A game's odds answer: a table to print and the data for --json."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    notes: list[str]
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Content:
     """A loaded content file: its identity and the parsed, validated data."""
 
@@ -183,6 +214,12 @@ class Game(ABC):
     @abstractmethod
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
         """The figures every game shares (seat wins, shared wins, completion, length)."""
+
+    odds_options: tuple[str, ...] = ()  # the `simcli odds` options this game reads
+
+    def odds(self, req: OddsRequest) -> OddsResult:
+        """Battle odds (games with a battle worth asking about override this)."""
+        raise UserError(f"odds are not available for {self.name}")
 
     def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
         """The game's own catalogue metrics: (name, reports.stats.Estimate, one-line meaning)."""

@@ -13,7 +13,16 @@ from kernels import sixteen_samurai as K
 from kernels.dice import MAX_DICE
 from simcli.dice_odds import tables as odds_tables
 from simcli.errors import UserError
-from simcli.games.base import Content, CoreStats, Game, RuleOption, read_toml, sha256
+from simcli.games.base import (
+    Content,
+    CoreStats,
+    Game,
+    OddsRequest,
+    OddsResult,
+    RuleOption,
+    read_toml,
+    sha256,
+)
 
 ABILITIES = ("power", "speed", "armor", "karma")
 BATTLE_CARDS = ("Ninjutsu", "Uma", "Ronin", "Bushido", "Medicine")
@@ -194,6 +203,7 @@ class SixteenSamurai(Game):
     kernel = K.play_chunk
     supports_mirror = True
     own_metric_names = ("declarer_advantage", "tiebreak_rate")
+    odds_options = ("dice", "exact", "n", "seed", "threads", "content")
     row_columns = (
         "winner", "cc_rounds", "fb_rounds", "fb_players",
         "clan_total_0", "clan_total_1", "clan_total_2", "clan_total_3",
@@ -263,6 +273,12 @@ class SixteenSamurai(Game):
             aggs["wins"], aggs["lengths"], aggs["decl"], aggs["decl_ab"], aggs["cards"],
             aggs["clan"], aggs["battle"], aggs["misc"], aggs["fbp"], out, rotation,
         )
+
+    def odds(self, req: OddsRequest) -> OddsResult:
+        """Win chances of 2-4 dice pools in one battle."""
+        from simcli.odds import sixteen_samurai_odds
+
+        return sixteen_samurai_odds(req)
 
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
         """Seat wins, completion and length in rounds (Sixteen Samurai has no shared wins)."""
