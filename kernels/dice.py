@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from kernels.config import JIT, NO_ALLOC
-from kernels.rng import die, new_state, roll_top2, seed_stream
+from kernels.rng import die, new_states, roll_top2, seed_stream
 
 MAX_DICE = 4
 UMA = 5
@@ -59,26 +59,9 @@ def lowest_bit(mask):
 
 
 @njit(**JIT)
-def tiebreak(state, mask, n, faces):
-    """Tied players roll one die each, highest wins, repeated among those still tied."""
-    while popcount(mask) > 1:
-        hi = 0
-        new = 0
-        for p in range(n):
-            if (mask >> p) & 1:
-                r = die(state, faces)
-                if r > hi:
-                    hi = r
-                    new = 1 << p
-                elif r == hi:
-                    new |= 1 << p
-        mask = new
-    return lowest_bit(mask)
-
-
-@njit(**JIT)
 def tiebreak_lanes(states, lanes, mask, n, faces):
-    """tiebreak() where player p rolls from its own stream states[lanes[p]]."""
+    """Tied players roll one die each (player p from its stream states[lanes[p]]), highest
+    wins, repeated among those still tied."""
     while popcount(mask) > 1:
         hi = 0
         new = 0
@@ -115,8 +98,10 @@ def roll_code(state, code, faces, uma):
 
 
 @njit(**NO_ALLOC)
-def _odds_loop(state, seed, first, count, codes, faces, t1, t2, nd, part, wins, tiebreaks):
+def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, wins,
+               tiebreaks):
     n = codes.shape[0]
+    state = states[0]
     for g in range(count):
         seed_stream(state, seed, first + g)
         for p in range(n):
@@ -125,7 +110,7 @@ def _odds_loop(state, seed, first, count, codes, faces, t1, t2, nd, part, wins, 
         mask = top_group(t1, t2, nd, part, n)
         if mask & (mask - 1):
             tiebreaks[0] += 1
-            wins[tiebreak(state, mask, n, faces)] += 1
+            wins[tiebreak_lanes(states, lanes, mask, n, faces)] += 1
         else:
             wins[lowest_bit(mask)] += 1
 
@@ -134,11 +119,13 @@ def _odds_loop(state, seed, first, count, codes, faces, t1, t2, nd, part, wins, 
 def odds_chunk(seed, first, count, codes, faces, uma, wins, tiebreaks):
     """Monte Carlo battles of the given pools; adds wins per pool and tiebreaker count."""
     n = codes.shape[0]
-    state = new_state(faces)
+    states = new_states(faces, 1)  # one stream: every die of a battle, tiebreaks included
+    lanes = np.zeros(n, np.int64)
     t1 = np.zeros(n, np.int64)
     t2 = np.zeros(n, np.int64)
     nd = np.zeros(n, np.int64)
     part = np.ones(n, np.bool_)
     for p in range(n):
-        t1[p], t2[p], nd[p] = roll_code(state, codes[p], faces, uma)
-    _odds_loop(state, seed, first, count, codes, faces, t1, t2, nd, part, wins, tiebreaks)
+        t1[p], t2[p], nd[p] = roll_code(states[0], codes[p], faces, uma)
+    _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, wins,
+               tiebreaks)

@@ -31,7 +31,13 @@ HEADLINE_PREFIX = "win_rate.seat"
 
 @dataclass(frozen=True)
 class Core:
-    """The counts the catalogue is computed from (a game's CoreStats, as plain data)."""
+    """The figures every game reports the same way (a game's core_stats()).
+
+    seat_wins[s]: games seat s won outright; shared: games with a shared victory or draw
+    (nobody won outright); completed: games that ended by the rules (not a safety cap);
+    length: histogram of game length (index = length in `length_unit`, last bin = that or
+    more); margin: optional histogram of the winner's score margin (index = margin).
+    """
 
     games: int
     seat_wins: np.ndarray

@@ -17,11 +17,8 @@ MIRROR_KEYS = ("mirror_seat", "mirror_player")
 
 
 def core_of(game: Game, aggs: dict[str, np.ndarray], players: int) -> Core:
-    """A game's core counts as the catalogue reads them."""
-    game_aggs = {k: v for k, v in aggs.items() if k not in MIRROR_KEYS}
-    c = game.core_stats(game_aggs, players)
-    return Core(games=c.games, seat_wins=c.seat_wins, shared=c.shared, completed=c.completed,
-                length=c.length, length_unit=c.length_unit, margin=c.margin)
+    """A game's core counts (its statistics without the run's mirror counts)."""
+    return game.core_stats({k: v for k, v in aggs.items() if k not in MIRROR_KEYS}, players)
 
 
 def metrics_of(game: Game, aggs: dict[str, np.ndarray], players: int,

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from reports.metrics import Core
 from simcli.errors import UserError
 
 CONTENT_ROOT = Path(__file__).parent / "content"
@@ -26,23 +27,8 @@ class RuleOption:
     help: str
 
 
-@dataclass(frozen=True)
-class CoreStats:
-    """The figures every game reports the same way (integer counts from its aggregates).
-
-    seat_wins[s]: games seat s won outright; shared: games with a shared victory or draw
-    (nobody won outright); completed: games that ended by the rules (not a safety cap);
-    length: histogram of game length (index = length in `length_unit`, last bin = that or
-    more); margin: optional histogram of the winner's score margin (index = margin).
-    """
-
-    games: int
-    seat_wins: np.ndarray
-    shared: int
-    completed: int
-    length: np.ndarray
-    length_unit: str
-    margin: np.ndarray | None = None
+# The figures every game reports the same way; defined with the catalogue that reads them.
+CoreStats = Core
 
 
 @dataclass(frozen=True)
