@@ -1,0 +1,367 @@
+"""Samsara kernel: every movement rule on hand-built positions, agreement with the slow
+reference generator, invariants of whole games, match scoring for each branch."""
+
+import random
+
+import numpy as np
+import pytest
+
+from kernels import samsara as K
+from simcli.games.samsara import Samsara, hollows_of, key_of, step_table
+from tests import naive_samsara as N
+
+GAME = Samsara()
+CONTENT = GAME.load_content(GAME.content_path(None))
+ROUND, SQUARE = 0, 1
+
+
+def prepared(seats=("greedy", "greedy"), **rules):
+    chosen = GAME.resolve_rules([f"{k.replace('_', '-')}={v}" for k, v in rules.items()])
+    return GAME.prepare(CONTENT, 2, tuple(seats), chosen)
+
+
+def naive_rules(**rules) -> N.Rules:
+    return N.Rules(**{k: v for k, v in rules.items() if k != "match"})
+
+
+def turns(hollows, a, b, mover=0, goals=(0, 0), **rules):
+    """Kernel turns as a set of (hollows, goals), checked against the naive generator."""
+    prep = prepared(**rules)
+    got, _full = K.turn_keys(key_of(hollows, goals), mover, a, b, prep.step, prep.pi, prep.V,
+                             prep.pe)
+    out = {hollows_of(int(k)) for k in got}
+    assert out == N.turns(hollows, goals, mover, a, b, naive_rules(**rules))
+    return out
+
+
+def h(lane, cell):
+    return lane * K.LANE + cell - 1
+
+
+def move(hollows, origin, start, d, mover=0, goals=(0, 0), **rules):
+    """One die's move of the marble on `origin` counted from `start`: (hollows, goals) or
+    None when illegal."""
+    prep = prepared(**rules)
+    k, _land, _owner = K.move_one(key_of(hollows, goals), h(*origin), h(*start), d, mover,
+                                  prep.step, prep.pi)
+    return None if k < 0 else hollows_of(int(k))
+
+
+def after(hollows, remove, add):
+    return frozenset(set(hollows) - set(remove) | set(add))
+
+
+FAR = [(SQUARE, 9), (SQUARE, 10)]  # marbles out of the way of the examples below
+
+
+def test_board_pairs_and_start_position():
+    for k in range(1, 13):  # round k pairs with square 12+k, square k with round 12+k
+        assert K.PARTNER[h(ROUND, k)] == h(SQUARE, 12 + k)
+        assert K.PARTNER[h(SQUARE, k)] == h(ROUND, 12 + k)
+    assert all(K.PARTNER[K.PARTNER[x]] == x for x in range(K.N_HOLLOW))
+    prep = prepared()
+    start = hollows_of(int(K.start_key(prep.start_cells)))
+    assert start == (N.start_position(), (0, 0))
+    # seat 0's side (South): round 13-24 and square 1-12; the start is 6 marbles a side
+    assert sum(N.side_of(x) == 0 for x in start[0]) == 6
+
+
+def test_marbles_pass_over_marbles():
+    pos = frozenset([(ROUND, 1), (ROUND, 2), (ROUND, 3), *FAR])
+    assert move(pos, (ROUND, 1), (ROUND, 1), 3) == (after(pos, [(ROUND, 1)], [(ROUND, 4)]),
+                                                    (0, 0))
+
+
+def test_landing_on_occupied_hollow_moves_to_the_free_other_half():
+    pos = frozenset([(ROUND, 1), (ROUND, 4), *FAR])
+    # round 4 is taken: the marble ends on square 16, the other half of that double field
+    assert move(pos, (ROUND, 1), (ROUND, 1), 3) == (after(pos, [(ROUND, 1)],
+                                                          [(SQUARE, 16)]), (0, 0))
+
+
+def test_landing_on_a_full_double_field_is_illegal():
+    pos = frozenset([(ROUND, 1), (ROUND, 4), (SQUARE, 16), *FAR])
+    assert move(pos, (ROUND, 1), (ROUND, 1), 3) is None
+
+
+def test_free_landing_stays_in_its_lane():
+    pos = frozenset([(ROUND, 1), (SQUARE, 16), *FAR])  # only the other half is taken
+    assert move(pos, (ROUND, 1), (ROUND, 1), 3) == (after(pos, [(ROUND, 1)], [(ROUND, 4)]),
+                                                    (0, 0))
+
+
+def test_lane_change_at_the_start_only_from_a_full_double_field():
+    full = frozenset([(ROUND, 5), (SQUARE, 17), *FAR])
+    # either marble may count from the other lane, starting at the next field
+    assert move(full, (ROUND, 5), (SQUARE, 17), 2) == (after(full, [(ROUND, 5)],
+                                                             [(SQUARE, 19)]), (0, 0))
+    assert move(full, (SQUARE, 17), (ROUND, 5), 2) == (after(full, [(SQUARE, 17)],
+                                                             [(ROUND, 7)]), (0, 0))
+    res = turns(full, 2, 2)
+    assert (after(full, [(ROUND, 5)], [(SQUARE, 21)]), (0, 0)) in res  # 2 + 2 from square
+    alone = frozenset([(ROUND, 5), *FAR])
+    moved = {x for x, _g in turns(alone, 2, 2)}
+    assert after(alone, [(ROUND, 5)], [(SQUARE, 21)]) not in moved  # no full field
+
+
+def test_arc_is_one_ordinary_step_by_default():
+    """Reading (sheet DECISION): cell 12 -> 13 is one pip; cell k needs 25 - k to score."""
+    pos = frozenset([(ROUND, 12), *FAR])
+    assert move(pos, (ROUND, 12), (ROUND, 12), 1) == (after(pos, [(ROUND, 12)],
+                                                            [(ROUND, 13)]), (0, 0))
+    assert move(pos, (ROUND, 12), (ROUND, 12), 1, arc="extra-step") is None  # on the arc
+    assert move(pos, (ROUND, 12), (ROUND, 12), 2, arc="extra-step") == (
+        after(pos, [(ROUND, 12)], [(ROUND, 13)]), (0, 0))
+    step, extra = step_table("step"), step_table("extra-step")
+    for cell in range(1, 25):  # pips needed to score from each cell
+        need = [d for d in range(1, 13) if step[cell - 1, d] == K.GOAL]
+        assert need == ([25 - cell] if 25 - cell <= 12 else [])
+        need = [d for d in range(1, 13) if extra[cell - 1, d] == K.GOAL]
+        want = (26 - cell) if cell <= 12 else 25 - cell
+        assert need == ([want] if want <= 12 else [])
+
+
+def test_exact_goal_entry_scores_and_overshoot_is_illegal():
+    pos = frozenset([(ROUND, 21), *FAR])
+    scored = move(pos, (ROUND, 21), (ROUND, 21), 4)
+    assert scored == (after(pos, [(ROUND, 21)], [(ROUND, 1)]), (1, 0))  # re-enters far side
+    assert move(pos, (ROUND, 21), (ROUND, 21), 5) is None
+    # the square player's marble scores in the square goal
+    pos = frozenset([(SQUARE, 24), *FAR])
+    assert move(pos, (SQUARE, 24), (SQUARE, 24), 1, mover=1) == (
+        after(pos, [(SQUARE, 24)], [(SQUARE, 1)]), (0, 1))
+
+
+def test_opponent_goal_is_forbidden_by_default_or_scores_for_its_owner():
+    pos = frozenset([(SQUARE, 22), *FAR])
+    assert move(pos, (SQUARE, 22), (SQUARE, 22), 3, mover=0) is None
+    assert move(pos, (SQUARE, 22), (SQUARE, 22), 3, mover=0,
+                opponent_goal="scores-for-owner") == (
+        after(pos, [(SQUARE, 22)], [(SQUARE, 1)]), (0, 1))  # the goal's owner scores
+
+
+def test_re_entry_lowest_empty_hollow_or_first_empty_double_field():
+    pos = frozenset([(ROUND, 22), (ROUND, 1), (SQUARE, 14), *FAR])
+    # round 1 taken; round 2 empty but its other half (square 14) is taken
+    assert move(pos, (ROUND, 22), (ROUND, 22), 3) == (
+        after(pos, [(ROUND, 22)], [(ROUND, 2)]), (1, 0))
+    assert move(pos, (ROUND, 22), (ROUND, 22), 3, re_entry="both-empty") == (
+        after(pos, [(ROUND, 22)], [(ROUND, 3)]), (1, 0))
+
+
+def test_lane_checks_apply_to_each_die_or_to_the_whole_move():
+    """Reading (sheet DECISION): each die is a move with its own landing checks."""
+    pos = frozenset([(ROUND, 1), (ROUND, 3), *FAR])
+    # the 2 lands on the taken round 3 and changes to square 15; the 3 goes on to square 18
+    via_lane_change = after(pos, [(ROUND, 1)], [(SQUARE, 18)])
+    assert via_lane_change in {x for x, _g in turns(pos, 2, 3)}
+    # one move of 5 is checked only where it ends (round 6): no lane change on the way
+    whole = {x for x, _g in turns(pos, 2, 3, same_marble="whole-move")}
+    assert via_lane_change not in whole
+    assert after(pos, [(ROUND, 1)], [(ROUND, 6)]) in whole
+
+
+def test_a_die_that_wins_ends_the_turn():
+    pos = frozenset([(ROUND, 24), *FAR])
+    res = turns(pos, 1, 3, goals=(5, 2))
+    won = (after(pos, [(ROUND, 24)], [(ROUND, 1)]), (6, 2))
+    assert won in res  # the 3 is not played after the winning 1
+
+
+# Hand-built, 12 marbles, the round player to move with 6-6: every 6 lands on a full
+# double field, overshoots, or (square 19) would enter the opponent's goal.
+MOKSHA = frozenset([(ROUND, 2), (ROUND, 8), (ROUND, 14), (ROUND, 20), (ROUND, 22),
+                    (ROUND, 23), (SQUARE, 2), (SQUARE, 8), (SQUARE, 14), (SQUARE, 19),
+                    (SQUARE, 20), (SQUARE, 21)])
+
+
+def test_no_legal_move_is_moksha():
+    assert turns(MOKSHA, 6, 6) == set()
+    # with opponent-goal=scores-for-owner square 19 may enter the square goal
+    assert turns(MOKSHA, 6, 6, opponent_goal="scores-for-owner")
+
+
+def test_only_one_die_playable_is_played():
+    """Reading (sheet DECISION): if no order plays both dice, the playable die is played."""
+    pos = (MOKSHA - {(SQUARE, 19)}) | {(ROUND, 18)}  # round 18 + 6 = round 24, then stuck
+    one = (after(pos, [(ROUND, 18)], [(ROUND, 24)]), (0, 0))
+    assert turns(pos, 6, 6) == {one}
+    assert turns(pos, 6, 6, single_die="moksha") == set()
+
+
+def test_either_die_higher_die_or_moksha_when_both_cannot_be_played():
+    """Sheet silent on which die when each could be played alone: default either."""
+    pos = frozenset([(SQUARE, 18)])  # one marble: 5 -> 23 or 6 -> 24, never both
+    five = (frozenset([(SQUARE, 23)]), (0, 0))
+    six = (frozenset([(SQUARE, 24)]), (0, 0))
+    assert turns(pos, 5, 6) == {five, six}
+    assert turns(pos, 5, 6, single_die="play-higher") == {six}
+    assert turns(pos, 5, 6, single_die="moksha") == set()
+    pos = frozenset([(SQUARE, 19)])  # 6 would enter the opponent's goal: only the 5
+    assert turns(pos, 5, 6, single_die="play-higher") == {
+        (frozenset([(SQUARE, 24)]), (0, 0))}
+
+
+RULE_SETS = [
+    {},
+    {"opponent_goal": "scores-for-owner", "re_entry": "both-empty"},
+    {"arc": "extra-step", "same_marble": "whole-move", "single_die": "play-higher"},
+    {"single_die": "moksha", "opponent_goal": "scores-for-owner", "same_marble": "whole-move"},
+]
+
+
+def random_position(rng):
+    """12 marbles: uniform, crowded near the goals, or a few marbles only."""
+    cells = [(lane, k) for lane in (0, 1) for k in range(1, 25)]
+    kind = rng.random()
+    if kind < 0.4:
+        hs = rng.sample(cells, 12)
+    elif kind < 0.8:
+        near = [c for c in cells if c[1] >= 15 or c[1] <= 3]
+        hs = rng.sample(near, 12)
+    else:
+        hs = rng.sample(cells, rng.randint(1, 5))
+    return frozenset(hs), (rng.randint(0, 5), rng.randint(0, 5))
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_kernel_agrees_with_the_naive_generator(rules):
+    prep = prepared(**rules)
+    nr = naive_rules(**rules)
+    rng = random.Random(11)
+    for _ in range(120):
+        hs, goals = random_position(rng)
+        mover = rng.randint(0, 1)
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        got, _full = K.turn_keys(key_of(hs, goals), mover, a, b, prep.step, prep.pi, prep.V,
+                                 prep.pe)
+        assert {hollows_of(int(k)) for k in got} == N.turns(hs, goals, mover, a, b, nr)
+
+
+def traced(seats, seed, index, starter=0, **rules):
+    prep = prepared(seats, **rules)
+    end, out, trace = K.play_traced(np.uint64(seed), index, prep.policies, prep.start_cells,
+                                    prep.step, prep.pi, prep.V, prep.pe,
+                                    np.zeros((0, 2), np.int64), 3000, starter)
+    return prep, end, out, trace[trace[:, 0] >= 0]
+
+
+@pytest.mark.parametrize(("seats", "rules"), [
+    (("random", "random"), {}),
+    (("greedy", "random"), {"opponent_goal": "scores-for-owner", "re_entry": "both-empty"}),
+    (("greedy", "greedy"), {"arc": "extra-step", "same_marble": "whole-move"}),
+    (("random", "greedy"), {"match": "competition"}),
+])
+def test_invariants_of_whole_games(seats, rules):
+    for index in range(12):
+        prep, end, out, trace = traced(seats, 5, index, **rules)
+        assert end != K.E_CAPPED and len(trace) == out[1]  # the game ended by the rules
+        prev = trace[0, 0]
+        for t, (before, mover, a, b, key) in enumerate(trace):
+            assert before == prev and 1 <= a <= 6 and 1 <= b <= 6
+            assert mover == t % 2 or (rules.get("match") and t == len(trace) - 1)
+            hs, goals = hollows_of(int(key))
+            old = hollows_of(int(before))[1]
+            assert len(hs) == 12  # 12 marbles on 12 distinct hollows after every turn
+            assert all(0 <= goals[p] - old[p] <= 2 for p in range(2))  # tracks move forward
+            legal, _ = K.turn_keys(before, mover, a, b, prep.step, prep.pi, prep.V, prep.pe)
+            assert key in legal
+            prev = key
+        final = hollows_of(int(out[2]))[1]
+        if end == K.E_DIRECT:
+            assert final[out[0]] == 6 and final[1 - out[0]] < 6
+
+
+def test_traced_turns_are_legal_for_the_naive_generator():
+    _prep, _end, _out, trace = traced(("random", "random"), 9, 0)
+    for before, mover, a, b, key in trace[::7]:
+        hs, goals = hollows_of(int(before))
+        assert hollows_of(int(key)) in N.turns(hs, goals, int(mover), int(a), int(b))
+
+
+def scripted(key, starter, script, seats=("greedy", "greedy"), **rules):
+    prep = prepared(seats, **rules)
+    end, out, pts = K.play_from(np.uint64(1), 0, key, starter, prep.policies, prep.step,
+                                prep.pi, prep.V, prep.pe, np.array(script, np.int64))
+    return end, out, pts
+
+
+# Both scoring marbles one goal from the centre; a marble one pip from each goal.
+NEAR = [(ROUND, 24), (SQUARE, 24), (ROUND, 5), (ROUND, 6), (SQUARE, 5), (SQUARE, 6)]
+
+
+def test_match_non_starter_reaching_the_centre_wins_by_the_starters_distance():
+    # with round 5-6 on the board greedy would block square 24 through round 12 (6-6)
+    key = key_of([(ROUND, 24), (SQUARE, 24), (SQUARE, 5), (SQUARE, 6)], (4, 5))
+    end, out, pts = scripted(key, 0, [(6, 6), (1, 2)], match="competition")
+    assert end == K.E_DIRECT and out[0] == 1
+    assert list(pts) == [0, 6 - hollows_of(int(out[2]))[1][0]]
+
+
+def test_match_extra_turn_that_fails_gives_the_starter_the_distance():
+    key = key_of(NEAR, (5, 3))
+    end, out, pts = scripted(key, 0, [(1, 2), (6, 6)], match="competition")
+    assert end == K.E_EXTRA_FAIL and out[0] == 0 and out[1] == 2
+    assert list(pts) == [6 - hollows_of(int(out[2]))[1][1], 0]
+    # in a single game the same first turn simply wins
+    end, out, _pts = scripted(key, 0, [(1, 2)])
+    assert end == K.E_DIRECT and out[0] == 0 and out[1] == 1
+
+
+def test_match_both_at_the_centre_compares_marbles_on_each_side():
+    key = key_of(NEAR, (5, 5))
+    end, out, pts = scripted(key, 0, [(1, 2), (1, 3)], match="competition")
+    assert end == K.E_BOTH
+    hs, goals = hollows_of(int(out[2]))
+    assert goals == (6, 6)
+    south = sum(N.side_of(x) == 0 for x in hs)
+    north = len(hs) - south
+    assert list(pts) == [max(south - north, 0), max(north - south, 0)]
+    assert out[0] == (-1 if south == north else (0 if south > north else 1))
+
+
+def test_match_scoring_helper_for_each_branch():
+    pi = prepared(match="competition").pi
+    pts = np.zeros(2, np.int64)
+    even = key_of([(ROUND, 13), (ROUND, 1)], (6, 6))  # one marble on each side
+    K.game_points(K.E_BOTH, -1, even, 0, pi, pts)
+    assert list(pts) == [0, 0]  # equal: a draw, no points
+    south = key_of([(ROUND, 13), (SQUARE, 1), (SQUARE, 24)], (6, 6))
+    K.game_points(K.E_BOTH, 0, south, 0, pi, pts)
+    assert list(pts) == [1, 0]
+    K.game_points(K.E_MOKSHA, -1, south, 0, pi, pts)
+    assert list(pts) == [4, 4]
+    K.game_points(K.E_EXTRA_FAIL, 1, key_of([], (2, 6)), 1, pi, pts)
+    assert list(pts) == [0, 4]
+    K.game_points(K.E_DIRECT, 0, key_of([], (6, 1)), 1, pi, pts)
+    assert list(pts) == [5, 0]
+
+
+def test_moksha_in_a_match_gives_four_points_each():
+    end, out, pts = scripted(key_of(MOKSHA), 0, [(6, 6)], match="competition")
+    assert end == K.E_MOKSHA and out[0] == -1 and out[1] == 0 and list(pts) == [4, 4]
+
+
+def test_greedy_beats_random_and_seeds_are_replayed_with_seats_swapped():
+    prep = prepared(("greedy", "random"))
+    aggs = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 3, 0, 300, aggs, None)
+    assert aggs["wins"].sum() == 300 and aggs["wins"][0] > 0.95 * 300
+    assert aggs["swap"].sum() == 300 and aggs["swap"][1] > 0.95 * 300  # greedy as seat 2
+    assert aggs["pair"].sum() == 300
+    same = prepared(("random", "random"))
+    aggs = GAME.new_aggregates(same)
+    GAME.run_chunk(same, 3, 0, 50, aggs, None)
+    assert aggs["swap"].sum() == 0 and aggs["misc"][K.M_SWAP_GAMES] == 0
+
+
+def test_core_stats_and_match_aggregates():
+    prep = prepared(match="competition")
+    aggs = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 2, 0, 200, aggs, None)
+    core = GAME.core_stats(aggs, 2)
+    assert core.games == 200 == core.seat_wins.sum() + core.shared
+    assert core.completed == 200 and core.length.sum() == 200
+    assert aggs["misc"][K.M_GAMES] == 400 and aggs["game_len"].sum() == 400
+    assert aggs["points"][0].sum() == 200 and aggs["diff"].sum() == 200
+    assert core.margin is not None and core.margin.sum() == 200 - core.shared
