@@ -1,0 +1,609 @@
+"""Samurai Sword: card and character content, rule options, policies and the kernel driver."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kernels import samurai_sword as K
+from simcli.errors import UserError
+from simcli.games.base import Content, CoreStats, Game, RuleOption, read_toml, sha256
+
+EFFECTS = {
+    "weapon": K.WEAPON, "parry": K.PARRY, "geisha": K.GEISHA, "diversion": K.DIVERSION,
+    "battle_cry": K.BATTLE_CRY, "tea_ceremony": K.TEA, "jujutsu": K.JUJUTSU,
+    "breathing": K.BREATHING, "daimyo": K.DAIMYO, "focus": K.FOCUS, "armor": K.ARMOR,
+    "fast_draw": K.FAST_DRAW, "bushido": K.BUSHIDO,
+}
+ABILITIES = {
+    "none": K.NO_ABILITY, "benkei": K.BENKEI, "chiyome": K.CHIYOME, "goemon": K.GOEMON,
+    "ginchiyo": K.GINCHIYO, "hanzo": K.HANZO, "hideyoshi": K.HIDEYOSHI, "ieyasu": K.IEYASU,
+    "kojiro": K.KOJIRO, "musashi": K.MUSASHI, "nobunaga": K.NOBUNAGA, "tomoe": K.TOMOE,
+    "ushiwaka": K.USHIWAKA,
+}
+ROLES = ("shogun", "samurai", "ninja", "ronin")  # kernel codes 0..3
+TEAMS = ("Shogun & Samurai", "Ninjas", "Ronin")
+END_REASONS = ("playing", "Honor out: a defeat", "Honor out: deck reshuffle",
+               "Honor out: Bushido", "Victory of the Swordmaster",
+               "one left with resilience after a teammate's defeat (scored)", "turn cap")
+MIN_P, MAX_P = 3, K.MAX_P
+LATE_HONOR = 2  # the heuristic keeps Daimyo once someone has this much Honor or less
+
+# The heuristic's keep values (higher = kept longer; properties are played at once)
+KEEP = {K.PARRY: 8, K.GEISHA: 5, K.DIVERSION: 5, K.BATTLE_CRY: 6, K.TEA: 7, K.JUJUTSU: 6,
+        K.BREATHING: 6, K.DAIMYO: 5, K.FOCUS: 10, K.ARMOR: 10, K.FAST_DRAW: 10,
+        K.BUSHIDO: 4}
+
+POLICIES = {
+    "random": (
+        "Uniform over the legal plays of its turn: ending the turn, Nobunaga's draw, and "
+        "every card in hand with every legal target (each Weapon on each player it reaches, "
+        "Bushido before each player, Geisha on each hand or property in play). It always "
+        "parries a Weapon or a Battle Cry when it can and always discards a Weapon to "
+        "Jujutsu (a uniformly chosen card that can); against a Bushido Weapon it picks "
+        "uniformly between losing Honor and each kind of Weapon it holds; Ieyasu takes the "
+        "discard pile's top card on a coin flip; it discards uniformly random cards."
+    ),
+    "heuristic": (
+        "Knows only its own role, the Shogun and what every player did in public (who "
+        "attacked, stole from, or put Bushido on whom). Ninjas and the Ronin press the "
+        "Shogun; Ninjas then prefer players who struck at the Shogun's attackers and spare "
+        "those who struck at the Shogun; the Shogun and Samurai never hit the Shogun and "
+        "strike whoever attacked the Shogun first, sparing those who defended it. Each turn, "
+        "in order: plays Armor, Focus and Fast Draw; Nobunaga draws down to 1 below full "
+        "resilience (never below 3); Tea Ceremony; Daimyo unless someone has "
+        f"{LATE_HONOR} Honor or less (then it keeps it for the score; the Ronin always "
+        "plays it); Breathing at half resilience or less (the draw to the player it least "
+        "wants to hurt); Geisha on itself to shed Bushido; Battle Cry and Jujutsu (a "
+        "Samurai spares a Shogun with 2 resilience or less); Bushido, Diversion and Geisha "
+        "(Armor, then Focus, then Fast Draw, else a hand card) on its preferred enemy; then "
+        "Weapons on the preferred reachable enemy (one it can defeat first), each time the "
+        "reaching Weapon with most damage, shortest reach on ties. It always parries a "
+        "Weapon; it parries a Battle Cry or discards a Weapon to Jujutsu only at 1 "
+        "resilience or holding two such cards; it gives its weakest Weapon to Bushido "
+        "rather than Honor; Ieyasu takes a good discard; it discards the cards it values "
+        "least (Parry and long Weapons kept)."
+    ),
+}
+
+RULES = (
+    RuleOption(
+        "teammate-swordmaster", ("end", "continue"), "end",
+        "When a teammate's defeat leaves one player with resilience there is no Victory of "
+        "the Swordmaster: the game ends and is scored (end, as the rulebook's note reads, "
+        "with the Deadly Strike) or play continues (continue).",
+    ),
+    RuleOption(
+        "swordmaster-vs-honor", ("swordmaster", "honor"), "swordmaster",
+        "A defeat that leaves one player with resilience and also takes the defeated "
+        "player's last Honor: Victory of the Swordmaster (the resilience is lost before the "
+        "Honor changes hands) or the Honor end, scored.",
+    ),
+    RuleOption(
+        "reshuffle", ("when-needed", "when-empty"), "when-needed",
+        "The discard pile is reshuffled (everyone losing 1 Honor) when a card must be drawn "
+        "from an empty deck (when-needed) or the moment the last card leaves the deck "
+        "(when-empty).",
+    ),
+    RuleOption(
+        "geisha-self", ("yes", "no"), "yes",
+        "Geisha may target its own player (e.g. to discard the Bushido in front of it): the "
+        "sheet says 'one player', where Diversion says 'any other player'.",
+    ),
+    RuleOption(
+        "bushido-self", ("yes", "no"), "yes",
+        "Bushido may be played in front of its own player ('in front of anyone').",
+    ),
+    RuleOption(
+        "ushiwaka", ("lost", "dealt"), "lost",
+        "Ushiwaka draws one card per resilience point a Weapon actually took (lost: excess "
+        "wounds on defeat are disregarded) or per wound the Weapon dealt (dealt).",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Roles, Honor, multipliers and special rules for one player count."""
+
+    roles: tuple[str, ...]
+    honor: dict[str, int]
+    multiplier: dict[str, int]
+    ninja_most_stars: int  # 0: none
+    shogun_extra_draw: int
+    shogun_extra_weapons: int
+    shogun_bushido_honor: bool
+    swordmaster: bool
+
+
+@dataclass(frozen=True)
+class SwordContent:
+    """The playing cards, characters and per-count setups of a content file."""
+
+    card_names: tuple[str, ...]
+    effects: np.ndarray  # (T,) kernel effect codes
+    difficulty: np.ndarray
+    damage: np.ndarray
+    copies: np.ndarray
+    char_names: tuple[str, ...]
+    resilience: np.ndarray
+    abilities: np.ndarray
+    setups: dict[int, Setup]
+    draw: int
+    hand_limit: int
+    weapons_per_turn: int
+    daimyo_honor: int
+    deadly_strike: int
+    hands: tuple[int, ...]
+
+    @property
+    def deck_size(self) -> int:
+        """Playing cards in the deck."""
+        return int(self.copies.sum())
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Kernel inputs for one run."""
+
+    players: int
+    policies: np.ndarray
+    roles: np.ndarray
+    honor: np.ndarray
+    mult: np.ndarray
+    mult_top: int
+    hands: np.ndarray
+    ch_res: np.ndarray
+    ch_abil: np.ndarray
+    copies: np.ndarray
+    cinfo: np.ndarray
+    pi: np.ndarray
+
+
+# --- content ------------------------------------------------------------------------------
+
+def _line_of(text: str, needle: str, start: int = 0) -> int | None:
+    for i, line in enumerate(text.splitlines()[start:], start=start + 1):
+        if needle in line:
+            return i
+    return None
+
+
+def _where(path: Path, line: int | None) -> str:
+    return f"{path} line {line}" if line else str(path)
+
+
+def _section_line(text: str, header: str, key: str) -> int | None:
+    """Line of `key =` inside the [header] table (or of the header itself)."""
+    lines = text.splitlines()
+    start = None
+    for i, line in enumerate(lines):
+        if re.match(rf"^\s*\[\s*{re.escape(header)}\s*\]", line):
+            start = i
+            break
+    if start is None:
+        return None
+    for i in range(start + 1, len(lines)):
+        if re.match(r"^\s*\[", lines[i]):
+            break
+        if re.match(rf"^\s*{re.escape(key)}\s*=", lines[i]):
+            return i + 1
+    return start + 1
+
+
+def _int(where: str, table: dict, key: str, lo: int, hi: int) -> int:
+    value = table.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise UserError(f"{where}: field '{key}' must be an integer {lo}-{hi}, got {value!r}")
+    return value
+
+
+def _entries(path: Path, text: str, doc: dict, header: str, key: str) -> list:
+    table = doc.get(header)
+    items = table.get(key) if isinstance(table, dict) else None
+    if not isinstance(items, list) or not items:
+        raise UserError(f"{_where(path, _section_line(text, header, key))}: [{header}] needs a "
+                        f"non-empty list '{key}'")
+    return items
+
+
+def _named(path: Path, text: str, item: Any, what: str, i: int, start: int) -> tuple[str, str]:
+    if not isinstance(item, dict):
+        raise UserError(f"{path}: {what} entry {i + 1} must be a table")
+    name = item.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise UserError(f"{path}: {what} entry {i + 1}: field 'name' must be a non-empty "
+                        f"string")
+    return name, _where(path, _line_of(text, f'"{name}"', start))
+
+
+def _parse_cards(path: Path, text: str, doc: dict):
+    items = _entries(path, text, doc, "deck", "cards")
+    start = (_line_of(text, "[deck]") or 1) - 1
+    names: list[str] = []
+    eff, diff, dmg, copies = [], [], [], []
+    for i, card in enumerate(items):
+        name, where = _named(path, text, card, "card", i, start)
+        if name in names:
+            raise UserError(f"{where}: card '{name}' appears twice")
+        unknown = set(card) - {"name", "effect", "difficulty", "damage", "copies"}
+        if unknown:
+            raise UserError(f"{where}: card '{name}': unknown field '{sorted(unknown)[0]}'")
+        effect = card.get("effect")
+        if effect not in EFFECTS:
+            raise UserError(f"{where}: card '{name}': field 'effect' must be one of "
+                            f"{', '.join(EFFECTS)}, got {effect!r}")
+        n = _int(f"{where}: card '{name}'", card, "copies", 1, 99)
+        if effect == "weapon":
+            d = _int(f"{where}: card '{name}'", card, "difficulty", 1, 9)
+            w = _int(f"{where}: card '{name}'", card, "damage", 1, 9)
+        else:
+            for key in ("difficulty", "damage"):
+                if key in card:
+                    raise UserError(f"{where}: card '{name}': field '{key}' is for Weapons "
+                                    f"only")
+            d = w = 0
+        names.append(name)
+        eff.append(EFFECTS[effect])
+        diff.append(d)
+        dmg.append(w)
+        copies.append(n)
+    present = set(eff)
+    for need in ("weapon", "parry"):
+        if EFFECTS[need] not in present:
+            raise UserError(f"{_where(path, _line_of(text, '[deck]'))}: the deck needs at "
+                            f"least one card with effect '{need}'")
+    return (tuple(names), np.array(eff, np.int64), np.array(diff, np.int64),
+            np.array(dmg, np.int64), np.array(copies, np.int64))
+
+
+def _parse_characters(path: Path, text: str, doc: dict):
+    items = _entries(path, text, doc, "characters", "list")
+    start = (_line_of(text, "[characters]") or 1) - 1
+    names: list[str] = []
+    res, abil = [], []
+    for i, ch in enumerate(items):
+        name, where = _named(path, text, ch, "character", i, start)
+        if name in names:
+            raise UserError(f"{where}: character '{name}' appears twice")
+        unknown = set(ch) - {"name", "resilience", "ability"}
+        if unknown:
+            raise UserError(f"{where}: character '{name}': unknown field "
+                            f"'{sorted(unknown)[0]}'")
+        r = _int(f"{where}: character '{name}'", ch, "resilience", 1, 9)
+        ability = ch.get("ability")
+        if ability not in ABILITIES:
+            raise UserError(f"{where}: character '{name}': field 'ability' must be one of "
+                            f"{', '.join(ABILITIES)}, got {ability!r}")
+        names.append(name)
+        res.append(r)
+        abil.append(ABILITIES[ability])
+    if len(names) < MAX_P:
+        raise UserError(f"{_where(path, _line_of(text, '[characters]'))}: needs at least "
+                        f"{MAX_P} characters (one per player), got {len(names)}")
+    return tuple(names), np.array(res, np.int64), np.array(abil, np.int64)
+
+
+def _parse_setup(path: Path, text: str, n: int, table: Any) -> Setup:
+    header = f"players.{n}"
+
+    def where(key: str) -> str:
+        return _where(path, _section_line(text, header, key))
+
+    if not isinstance(table, dict):
+        raise UserError(f"{where('roles')}: [players.{n}] must be a table")
+    unknown = set(table) - {"roles", "honor", "multiplier", "shogun_extra_draw",
+                            "shogun_extra_weapons", "shogun_bushido_honor", "swordmaster"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise UserError(f"{where(key)}: [players.{n}]: unknown field '{key}'")
+    roles = table.get("roles")
+    if not isinstance(roles, list) or len(roles) != n or any(r not in ROLES for r in roles):
+        raise UserError(f"{where('roles')}: [players.{n}]: field 'roles' must list {n} roles "
+                        f"from {', '.join(ROLES)}, got {roles!r}")
+    if roles.count("shogun") != 1:
+        raise UserError(f"{where('roles')}: [players.{n}]: field 'roles' needs exactly one "
+                        f"shogun")
+    if roles.count("ninja") > 3 or roles.count("ninja") == 0:
+        raise UserError(f"{where('roles')}: [players.{n}]: field 'roles' needs 1-3 ninja "
+                        f"(there are three Ninja cards)")
+    honor = table.get("honor")
+    mult = table.get("multiplier")
+    for key, value in (("honor", honor), ("multiplier", mult)):
+        if not isinstance(value, dict):
+            raise UserError(f"{where(key)}: [players.{n}]: field '{key}' must be a table "
+                            f"role = number")
+        allowed = set(ROLES) | ({"ninja_most_stars"} if key == "multiplier" else set())
+        extra = set(value) - allowed
+        if extra:
+            raise UserError(f"{where(key)}: [players.{n}]: field '{key}' has unknown role "
+                            f"'{sorted(extra)[0]}'")
+        for role in set(roles):
+            _int(f"{where(key)}: [players.{n}] {key}", value, role, 1 if key == "honor"
+                 else 0, 30)
+    top = 0
+    if "ninja_most_stars" in mult:
+        top = _int(f"{where('multiplier')}: [players.{n}] multiplier", mult,
+                   "ninja_most_stars", 0, 30)
+    flags = {}
+    for key, default in (("shogun_bushido_honor", True), ("swordmaster", True)):
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise UserError(f"{where(key)}: [players.{n}]: field '{key}' must be true or false")
+        flags[key] = value
+    extra_draw = _int(where("shogun_extra_draw"), {"shogun_extra_draw": table.get(
+        "shogun_extra_draw", 0)}, "shogun_extra_draw", 0, 9)
+    extra_weapons = _int(where("shogun_extra_weapons"), {"shogun_extra_weapons": table.get(
+        "shogun_extra_weapons", 0)}, "shogun_extra_weapons", 0, 9)
+    return Setup(
+        roles=tuple(roles), honor={r: int(honor[r]) for r in set(roles)},
+        multiplier={r: int(mult[r]) for r in set(roles)}, ninja_most_stars=top,
+        shogun_extra_draw=extra_draw, shogun_extra_weapons=extra_weapons,
+        shogun_bushido_honor=flags["shogun_bushido_honor"], swordmaster=flags["swordmaster"],
+    )
+
+
+def parse_content(path: Path) -> Content:
+    """Load and validate a Samurai Sword content file; errors name the line and field."""
+    doc, raw = read_toml(path)
+    text = raw.decode("utf-8")
+    meta = doc.get("content", {})
+    if not isinstance(meta, dict):
+        raise UserError(f"{path}: [content] must be a table")
+    game = meta.get("game", "samurai-sword")
+    if game != "samurai-sword":
+        raise UserError(f"{_where(path, _line_of(text, 'game ='))}: content is for '{game}', "
+                        f"not samurai-sword")
+    rules = doc.get("rules", {})
+    if not isinstance(rules, dict):
+        raise UserError(f"{path}: [rules] must be a table")
+
+    def rule_int(key: str, lo: int, hi: int) -> int:
+        return _int(_where(path, _section_line(text, "rules", key)), rules, key, lo, hi)
+
+    draw = rule_int("draw", 1, 9)
+    hand_limit = rule_int("hand_limit", 1, 30)
+    weapons = rule_int("weapons_per_turn", 1, 9)
+    daimyo = rule_int("daimyo_honor", 0, 9)
+    deadly = rule_int("deadly_strike", 0, 30)
+    hands = rules.get("hands")
+    if not isinstance(hands, list) or len(hands) < MAX_P or not all(
+            isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= 20 for h in hands):
+        raise UserError(f"{_where(path, _section_line(text, 'rules', 'hands'))}: field 'hands' "
+                        f"must list {MAX_P} starting hands (integers 0-20), got {hands!r}")
+    names, eff, diff, dmg, copies = _parse_cards(path, text, doc)
+    char_names, res, abil = _parse_characters(path, text, doc)
+    players = doc.get("players", {})
+    if not isinstance(players, dict):
+        raise UserError(f"{path}: [players.N] tables expected")
+    setups = {}
+    for key, table in players.items():
+        if not key.isdigit() or not MIN_P <= int(key) <= MAX_P:
+            raise UserError(f"{_where(path, _line_of(text, f'[players.{key}]'))}: player "
+                            f"count '{key}' must be {MIN_P}-{MAX_P}")
+        setups[int(key)] = _parse_setup(path, text, int(key), table)
+    if sum(hands[:MAX_P]) >= int(copies.sum()):
+        raise UserError(f"{_where(path, _section_line(text, 'rules', 'hands'))}: starting "
+                        f"hands use the whole deck of {int(copies.sum())} cards")
+    data = SwordContent(
+        card_names=names, effects=eff, difficulty=diff, damage=dmg, copies=copies,
+        char_names=char_names, resilience=res, abilities=abil, setups=setups, draw=draw,
+        hand_limit=hand_limit, weapons_per_turn=weapons, daimyo_honor=daimyo,
+        deadly_strike=deadly, hands=tuple(int(h) for h in hands[:MAX_P]),
+    )
+    return Content(
+        name=str(meta.get("name", path.stem)), version=str(meta.get("version", "1")),
+        path=path, sha256=sha256(raw), assumed=bool(meta.get("assumed", False)),
+        description=str(meta.get("description", "")), data=data,
+    )
+
+
+def card_info(c: SwordContent) -> np.ndarray:
+    """(N_CI, T) card facts for the kernel: effect, difficulty, damage, keep value."""
+    T = len(c.card_names)
+    info = np.zeros((K.N_CI, T), np.int64)
+    info[K.CI_EFF] = c.effects
+    info[K.CI_DIFF] = c.difficulty
+    info[K.CI_DMG] = c.damage
+    for t in range(T):
+        e = int(c.effects[t])
+        info[K.CI_VALUE, t] = (2 * c.damage[t] + c.difficulty[t]) if e == K.WEAPON else KEEP[e]
+    return info
+
+
+def params(c: SwordContent, players: int, rules: dict[str, str]) -> np.ndarray:
+    """The kernel's integer parameters for a content, player count and rule options."""
+    s = c.setups[players]
+    pi = np.zeros(K.N_PI, np.int64)
+    pi[K.PI_DRAW] = c.draw
+    pi[K.PI_LIMIT] = c.hand_limit
+    pi[K.PI_WEAPONS] = c.weapons_per_turn
+    pi[K.PI_DAIMYO] = c.daimyo_honor
+    pi[K.PI_DEADLY] = c.deadly_strike
+    pi[K.PI_SH_DRAW] = s.shogun_extra_draw
+    pi[K.PI_SH_WEAPONS] = s.shogun_extra_weapons
+    pi[K.PI_SH_BUSHIDO] = int(s.shogun_bushido_honor)
+    pi[K.PI_SWORD] = int(s.swordmaster)
+    pi[K.PI_TEAMMATE_END] = int(rules["teammate-swordmaster"] == "end")
+    pi[K.PI_SWORD_FIRST] = int(rules["swordmaster-vs-honor"] == "swordmaster")
+    pi[K.PI_RESHUFFLE_NOW] = int(rules["reshuffle"] == "when-empty")
+    pi[K.PI_GEISHA_SELF] = int(rules["geisha-self"] == "yes")
+    pi[K.PI_BUSHIDO_SELF] = int(rules["bushido-self"] == "yes")
+    pi[K.PI_USHI_DEALT] = int(rules["ushiwaka"] == "dealt")
+    pi[K.PI_MAX_TURNS] = K.MAX_TURNS
+    pi[K.PI_LATE_HONOR] = LATE_HONOR
+    return pi
+
+
+# --- the game -----------------------------------------------------------------------------
+
+class SamuraiSword(Game):
+    """Samurai Sword (hidden roles, characters, card combat), 3-7 players."""
+
+    name = "samurai-sword"
+    title = "Samurai Sword"
+    min_players = MIN_P
+    max_players = MAX_P
+    default_players = 5
+    policies = POLICIES
+    default_policy = "heuristic"
+    rules = RULES
+    default_n = 200_000
+    chunk_size = 2_000
+    kernel = K.play_chunk
+    supports_mirror = False  # see the report note: mirror counting needs a win mask
+    own_metric_names = ("team_win.shogun", "team_win.ninja", "team_win.ronin",
+                        "end.swordmaster", "end.deck", "reshuffles.mean",
+                        "deadly_strike_rate")
+    row_columns = (
+        "winner", "team", "win_mask", "end", "turns", "reshuffles",
+        "score_shogun_team", "score_ninjas", "score_ronin", "deadly_team",
+        *(f"role_{s + 1}" for s in range(MAX_P)), *(f"char_{s + 1}" for s in range(MAX_P)),
+    )
+
+    def load_content(self, path: Path) -> Content:
+        """Read and validate a content file."""
+        return parse_content(path)
+
+    def prepare(
+        self, content: Content, players: int, seats: tuple[str, ...], rules: dict[str, str]
+    ) -> Prepared:
+        """Kernel inputs: card facts, setup for the player count, parameters."""
+        c: SwordContent = content.data
+        if players not in c.setups:
+            raise UserError(f"content '{content.name}' has no [players.{players}] setup")
+        if len(seats) != players:
+            raise UserError(f"{len(seats)} policies for {players} players")
+        s = c.setups[players]
+        order = sorted(range(players), key=lambda i: s.roles[i] != "shogun")
+        honor = np.zeros(K.N_ROLE, np.int64)
+        mult = np.zeros(K.N_ROLE, np.int64)
+        for r, role in enumerate(ROLES):
+            honor[r] = s.honor.get(role, 0)
+            mult[r] = s.multiplier.get(role, 0)
+        codes = {"random": K.RANDOM, "heuristic": K.HEURISTIC}
+        return Prepared(
+            players=players, policies=np.array([codes[x] for x in seats], np.int64),
+            roles=np.array([ROLES.index(s.roles[i]) for i in order], np.int64),
+            honor=honor, mult=mult, mult_top=s.ninja_most_stars,
+            hands=np.array(c.hands, np.int64), ch_res=c.resilience, ch_abil=c.abilities,
+            copies=c.copies, cinfo=card_info(c), pi=params(c, players, rules),
+        )
+
+    def new_aggregates(self, prep: Prepared) -> dict[str, np.ndarray]:
+        """Zeroed statistics in the kernel's layout."""
+        z = np.zeros
+        return {
+            "team": z((K.N_TEAM, 3), np.int64),
+            "seat": z((K.MAX_P, K.N_ROLE, 2), np.int64),
+            "chars": z((len(prep.ch_res), K.N_ROLE, 2), np.int64),
+            "ends": z(K.N_END, np.int64),
+            "turns": z(K.N_LEN, np.int64),
+            "reshuffles": z(K.N_RESH, np.int64),
+            "margin": z(K.N_MARGIN, np.int64),
+            "scores": z((K.N_TEAM, 3), np.int64),
+            "cards": z(len(prep.copies), np.int64),
+            "misc": z(K.N_MISC, np.int64),
+        }
+
+    def run_chunk(
+        self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
+        rows: np.ndarray | None, rotation: int = 0,
+    ) -> None:
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
+        out = rows if rows is not None else np.zeros((0, K.N_ROW), np.int64)
+        K.play_chunk(
+            np.uint64(seed), first, count, prep.players, prep.policies, prep.roles,
+            prep.honor, prep.mult, prep.mult_top, prep.hands, prep.ch_res, prep.ch_abil,
+            prep.copies, prep.cinfo, prep.pi, aggs["team"], aggs["seat"], aggs["chars"],
+            aggs["ends"], aggs["turns"], aggs["reshuffles"], aggs["margin"], aggs["scores"],
+            aggs["cards"], aggs["misc"], out, rotation,
+        )
+
+    def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
+        """Seat k 'wins' when its team wins (seat 1 is always the Shogun); games won by a
+        team of several seats count as shared; length in turns; the winning team's score
+        margin in games decided on Honor."""
+        games = int(aggs["ends"].sum())
+        return CoreStats(
+            games=games, seat_wins=aggs["seat"][:players, :, 1].sum(axis=1),
+            shared=int(aggs["misc"][K.M_SHARED_WIN]),
+            completed=games - int(aggs["ends"][K.END_CAP]), length=aggs["turns"].copy(),
+            length_unit="turns", margin=aggs["margin"].copy(),
+        )
+
+    def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
+        """Team win rates, end reasons, reshuffles and Deadly Strikes."""
+        from reports.stats import distribution, rate
+
+        games = int(aggs["ends"].sum())
+        wins = aggs["team"][:, 1] + aggs["team"][:, 2]
+        ends = aggs["ends"]
+        return [
+            ("team_win.shogun", rate(wins[0], games), "Chance that the Shogun and Samurai "
+             "win (the game's central balance claim: every team near its fair chance)."),
+            ("team_win.ninja", rate(wins[1], games), "Chance that the Ninjas win."),
+            ("team_win.ronin", rate(wins[2], games), "Chance that the Ronin wins (0 below 5 "
+             "players, where there is no Ronin)."),
+            ("end.swordmaster", rate(ends[K.END_SWORDMASTER], games), "Share of games won "
+             "by the Victory of the Swordmaster (one player left with resilience)."),
+            ("end.deck", rate(ends[K.END_HONOR_DECK], games), "Share of games ended by the "
+             "Honor every player loses when the deck runs out."),
+            ("reshuffles.mean", distribution(aggs["reshuffles"]).mean, "Average number of "
+             "deck reshuffles per game (each costs every player 1 Honor)."),
+            ("deadly_strike_rate", rate(aggs["misc"][K.M_DEADLY], games), "Share of games "
+             "ending on a player's defeat by a teammate (that team loses 3)."),
+        ]
+
+    def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
+        """Tables, findings and chart data for a finished run."""
+        from reports import samurai_sword as R
+
+        return R.summarize(named_stats(aggs, content.data, manifest["players"]), manifest)
+
+
+def named_stats(aggs: dict[str, np.ndarray], c: SwordContent, players: int) -> dict[str, Any]:
+    """The kernel's arrays under plain names, for reports (which know nothing of kernels)."""
+    misc = aggs["misc"]
+    names = {
+        "attacks": K.M_ATTACKS, "parried": K.M_PARRIED, "hits": K.M_HITS,
+        "weapon_wounds": K.M_WEAPON_WOUNDS, "defeats": K.M_DEFEATS,
+        "teammate_defeats": K.M_MATE_DEFEATS, "deadly_strikes": K.M_DEADLY,
+        "tie_decided": K.M_TIES, "empty_draws": K.M_DRY,
+        "battle_cry_parries": K.M_BC_PARRIES, "battle_cry_wounds": K.M_BC_WOUNDS,
+        "jujutsu_discards": K.M_JJ_DISCARDS, "jujutsu_wounds": K.M_JJ_WOUNDS,
+        "bushido_flips": K.M_BUSHIDO_FLIPS, "bushido_honor": K.M_BUSHIDO_HONOR,
+        "bushido_weapons": K.M_BUSHIDO_WEAPON, "nobunaga_draws": K.M_NOBUNAGA,
+        "ieyasu_discard_draws": K.M_IEYASU, "hanzo_weapon_parries": K.M_HANZO,
+        "tomoe_draws": K.M_TOMOE, "ushiwaka_draws": K.M_USHIWAKA,
+        "shared_wins": K.M_SHARED_WIN, "plays": K.M_MOVES,
+    }
+    return {
+        "players": players,
+        "games": int(aggs["ends"].sum()),
+        "teams": list(TEAMS),
+        "team_games": aggs["team"][:, 0],
+        "team_honor_wins": aggs["team"][:, 1],
+        "team_sword_wins": aggs["team"][:, 2],
+        "roles": list(ROLES),
+        "seat": aggs["seat"][:players],
+        "char_names": list(c.char_names),
+        "char_resilience": c.resilience,
+        "chars": aggs["chars"],
+        "end_names": list(END_REASONS),
+        "ends": aggs["ends"],
+        "turns": aggs["turns"],
+        "reshuffles": aggs["reshuffles"],
+        "margin": aggs["margin"],
+        "score_n": aggs["scores"][:, 0],
+        "score_sum": aggs["scores"][:, 1],
+        "score_sq": aggs["scores"][:, 2],
+        "card_names": list(c.card_names),
+        "card_copies": c.copies,
+        "card_played": aggs["cards"],
+        "misc": {k: int(misc[v]) for k, v in names.items()},
+    }

@@ -1,0 +1,333 @@
+"""Samurai Sword whole games: invariants, seats and rotations, determinism, content files,
+statistics and the command line."""
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from kernels import samurai_sword as K
+from simcli.cli import app
+from simcli.errors import UserError
+from simcli.games.samurai_sword import ROLES, SamuraiSword
+from simcli.study import RunConfig, play
+
+GAME = SamuraiSword()
+CONTENT = GAME.load_content(GAME.content_path(None))
+C = CONTENT.data
+DEFAULT_RULES = GAME.resolve_rules([])
+runner = CliRunner()
+
+
+def prepared(P, seats, rules=()):
+    return GAME.prepare(CONTENT, P, tuple(seats), GAME.resolve_rules(list(rules)))
+
+
+def play_one(prep, seed, index, aggs, rotation=0):
+    return K.play_single(
+        np.uint64(seed), index, prep.players, prep.policies, prep.roles, prep.honor,
+        prep.mult, prep.mult_top, prep.hands, prep.ch_res, prep.ch_abil, prep.copies,
+        prep.cinfo, prep.pi, aggs["team"], aggs["seat"], aggs["chars"], aggs["ends"],
+        aggs["turns"], aggs["reshuffles"], aggs["margin"], aggs["scores"], aggs["cards"],
+        aggs["misc"], rotation)
+
+
+SETUPS = [
+    (3, ("random",) * 3, ()),
+    (3, ("heuristic",) * 3, ()),
+    (4, ("heuristic", "random", "heuristic", "random"), ("reshuffle=when-empty",)),
+    (5, ("heuristic",) * 5, ()),
+    (5, ("random",) * 5, ("geisha-self=no", "bushido-self=no", "ushiwaka=dealt")),
+    (6, ("random", "heuristic") * 3, ("teammate-swordmaster=continue",)),
+    (7, ("heuristic",) * 7, ("swordmaster-vs-honor=honor",)),
+    (7, ("random",) * 7, ()),
+]
+
+
+@pytest.mark.parametrize(("P", "seats", "rules"), SETUPS)
+def test_invariants_on_random_games(P, seats, rules):
+    prep = prepared(P, seats, rules)
+    aggs = GAME.new_aggregates(prep)
+    start_honor = sum(C.setups[P].honor[r] for r in C.setups[P].roles)
+    games = 300
+    for idx in range(games):
+        before = aggs["misc"].copy()
+        win, ps, pe, hand, props, deck, disc, gs, row = play_one(prep, 21, idx, aggs)
+        res, honor = ps[K.S_RES, :P], ps[K.S_HONOR, :P]
+        # every one of the 90 cards is in exactly one place
+        held = np.bincount(deck[: gs[K.G_DECK]], minlength=len(C.copies))
+        held += np.bincount(disc[: gs[K.G_DISC]], minlength=len(C.copies))
+        held += hand[:P].sum(axis=0) + props[:P].sum(axis=0)
+        assert np.array_equal(held, C.copies) and held.sum() == 90
+        assert (hand[:P].sum(axis=1) == ps[K.S_HAND, :P]).all()
+        assert (honor >= 0).all() and (res >= 0).all()
+        assert (res <= ps[K.S_MAXRES, :P]).all()
+        # Honor only leaves the table through reshuffles and Bushido
+        lost = P * gs[K.G_RESHUFFLES] + (aggs["misc"] - before)[K.M_BUSHIDO_HONOR]
+        assert honor.sum() == start_honor - lost
+        # properties and Bushido agree
+        for e in range(K.N_PROP):
+            eff = props[:P] * (C.effects == K.FOCUS + e)
+            assert (eff.sum(axis=1) == pe[:P, e]).all()
+        bush = [s for s in range(P) if pe[s, K.BUSHIDO - K.FOCUS]]
+        assert len(bush) <= 1 and (gs[K.G_BUSHIDO] == (bush[0] if bush else -1))
+        # the game ended by the rules, for the reason recorded
+        end = gs[K.G_END]
+        assert end not in (K.END_NONE, K.END_CAP) and 0 <= win < K.N_TEAM
+        if end in (K.END_HONOR_DEFEAT, K.END_HONOR_DECK, K.END_HONOR_BUSHIDO):
+            assert (honor == 0).any()
+        if end == K.END_SWORDMASTER:
+            assert (res > 0).sum() == 1 and P > 3
+            assert ps[K.S_TEAM, int(np.argmax(res > 0))] == win
+        if end == K.END_TEAMMATE:
+            assert (res > 0).sum() == 1 and gs[K.G_DEADLY] >= 0
+        assert row[K.R_TEAM] == win and row[K.R_END] == end
+        mask = sum(1 << s for s in range(P) if ps[K.S_TEAM, s] == win)
+        assert row[K.R_MASK] == mask
+        assert row[K.R_WINNER] == (int(np.log2(mask)) if bin(mask).count("1") == 1 else -1)
+        assert ps[K.S_ROLE, 0] == K.SHOGUN
+    assert aggs["ends"].sum() == games and aggs["ends"][K.END_CAP] == 0
+    assert aggs["turns"].sum() == games and aggs["team"][:, 0].sum() >= 2 * games
+    assert aggs["seat"][:P, :, 0].sum() == games * P == aggs["chars"][:, :, 0].sum()
+    assert aggs["seat"][0, K.SHOGUN, 0] == games  # seat 1 is the Shogun
+
+
+def test_rotations_keep_the_deal_and_move_the_players():
+    seats = ("heuristic", "random", "random", "heuristic", "random")
+    prep = prepared(5, seats)
+    moved = 0
+    for idx in range(30):
+        games = []
+        for r in range(6):
+            aggs = GAME.new_aggregates(prep)
+            games.append(play_one(prep, 4, idx, aggs, rotation=r))
+        rows = [g[8] for g in games]
+        for row in rows:  # roles and characters come from the shared stream
+            assert np.array_equal(row[K.R_ROLE:K.R_ROLE + 7], rows[0][K.R_ROLE:K.R_ROLE + 7])
+            assert np.array_equal(row[K.R_CHAR:K.R_CHAR + 7], rows[0][K.R_CHAR:K.R_CHAR + 7])
+        pols = [g[1][K.S_POL, :5].tolist() for g in games]
+        assert pols[1] == [seats[(s - 1) % 5] == "heuristic" for s in range(5)]
+        assert np.array_equal(rows[5], rows[0])  # rotation 5 = rotation 0 with 5 players
+        moved += not np.array_equal(rows[1], rows[0])
+    assert moved > 0
+
+
+def config(tmp_path, **kw):
+    base = dict(game="samurai-sword", players=5, seats=("heuristic", "random") * 2
+                + ("heuristic",), n=1500, seed=42, threads=1, rules=DEFAULT_RULES,
+                content=None, out=tmp_path / "run")
+    base.update(kw)
+    return RunConfig(**base)
+
+
+def aggregates(cfg):
+    prep = GAME.prepare(CONTENT, cfg.players, cfg.seats, cfg.rules)
+    return play(GAME, prep, cfg, None, None)[0]
+
+
+def test_same_seed_same_statistics_for_any_threads_and_chunks(tmp_path):
+    a = aggregates(config(tmp_path, threads=1, chunk_size=1500))
+    b = aggregates(config(tmp_path, threads=2, chunk_size=211))
+    c = aggregates(config(tmp_path, threads=2, chunk_size=500))
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
+        assert np.array_equal(a[key], c[key]), key
+    d = aggregates(config(tmp_path, seed=43))
+    assert not np.array_equal(a["turns"], d["turns"])
+
+
+def test_core_stats_and_own_metrics(tmp_path):
+    aggs = aggregates(config(tmp_path, n=1000))
+    core = GAME.core_stats(aggs, 5)
+    team_wins = aggs["team"][:, 1] + aggs["team"][:, 2]
+    assert core.games == 1000 == team_wins.sum() and core.completed == 1000
+    assert core.seat_wins[0] == team_wins[K.TEAM_SHOGUN]  # seat 1 is the Shogun
+    assert core.shared == 1000 - team_wins[K.TEAM_RONIN]  # only the Ronin wins alone at 5p
+    assert core.length.sum() == 1000 and core.margin.sum() + aggs["ends"][
+        K.END_SWORDMASTER] == 1000
+    own = GAME.own_metrics(aggs, 5)
+    assert tuple(m[0] for m in own) == GAME.own_metric_names
+    by = {m[0]: m[1] for m in own}
+    assert sum(by[f"team_win.{t}"].value for t in ("shogun", "ninja", "ronin")) == \
+        pytest.approx(1.0)
+    for e in by.values():
+        assert e.lo <= e.value <= e.hi
+
+
+def test_heuristic_ninjas_beat_random_ninjas():
+    wins = {}
+    for seats in (("random",) * 3, ("random", "heuristic", "heuristic")):
+        prep = prepared(3, seats)
+        aggs = GAME.new_aggregates(prep)
+        GAME.run_chunk(prep, 7, 0, 1500, aggs, None)
+        wins[seats[1]] = (aggs["team"][K.TEAM_NINJA, 1:].sum()) / 1500
+    assert wins["heuristic"] > wins["random"] + 0.15
+
+
+def test_three_player_games_never_end_by_the_swordmaster():
+    prep = prepared(3, ("heuristic",) * 3)
+    aggs = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 3, 0, 1500, aggs, None)
+    assert aggs["ends"][K.END_SWORDMASTER] == 0 and aggs["ends"][K.END_TEAMMATE] == 0
+    assert aggs["team"][K.TEAM_RONIN, 0] == 0
+
+
+# --- content ------------------------------------------------------------------------------
+
+def test_standard_content_is_the_printed_game():
+    kinds = {"weapon": 0, "property": 0, "action": 0}
+    for e, n in zip(C.effects, C.copies, strict=True):
+        kinds["weapon" if e == K.WEAPON else "property" if e >= K.FOCUS else "action"] += n
+    assert kinds == {"weapon": 32, "property": 15, "action": 43} and C.deck_size == 90
+    assert len(C.char_names) == 12 and int(C.resilience.sum()) == 55
+    table = {P: {r: C.setups[P].multiplier[r] for r in set(C.setups[P].roles)}
+             for P in range(3, 8)}
+    assert table == {3: {"shogun": 2, "ninja": 1},
+                     4: {"shogun": 1, "samurai": 2, "ninja": 1},
+                     5: {"shogun": 1, "samurai": 1, "ninja": 1, "ronin": 2},
+                     6: {"shogun": 1, "samurai": 2, "ninja": 1, "ronin": 3},
+                     7: {"shogun": 1, "samurai": 1, "ninja": 1, "ronin": 3}}
+    assert C.setups[4].ninja_most_stars == 2 and C.hands == (4, 5, 5, 6, 6, 7, 7)
+    three = C.setups[3]
+    assert (three.honor, three.shogun_extra_draw, three.shogun_extra_weapons,
+            three.shogun_bushido_honor, three.swordmaster) == (
+        {"shogun": 6, "ninja": 3}, 1, 1, False, False)
+    assert {P: sorted(C.setups[P].roles) for P in (4, 7)} == {
+        4: ["ninja", "ninja", "samurai", "shogun"],
+        7: ["ninja", "ninja", "ninja", "ronin", "samurai", "samurai", "shogun"]}
+    assert not CONTENT.assumed and set(ROLES) == {"shogun", "samurai", "ninja", "ronin"}
+
+
+STANDARD = GAME.content_path(None)
+
+
+def edited(tmp_path, old, new):
+    text = STANDARD.read_text()
+    assert old in text
+    path = tmp_path / "content.toml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def error_of(path):
+    with pytest.raises(UserError) as exc:
+        GAME.load_content(path)
+    return str(exc.value)
+
+
+def line_of(path, needle):
+    return next(i for i, t in enumerate(path.read_text().splitlines(), 1) if needle in t)
+
+
+def test_bad_weapon_field_names_line_and_field(tmp_path):
+    path = edited(tmp_path, '"Nodachi", effect = "weapon", difficulty = 3',
+                  '"Nodachi", effect = "weapon", difficulty = 0')
+    msg = error_of(path)
+    assert f"line {line_of(path, 'Nodachi')}" in msg and "'difficulty'" in msg
+    assert "Nodachi" in msg
+
+
+def test_unknown_effect_and_ability_and_fields(tmp_path):
+    path = edited(tmp_path, '"Geisha", effect = "geisha"', '"Geisha", effect = "singer"')
+    msg = error_of(path)
+    assert f"line {line_of(path, 'singer')}" in msg and "'effect'" in msg
+    path = edited(tmp_path, 'ability = "tomoe"', 'ability = "archer"')
+    msg = error_of(path)
+    assert f"line {line_of(path, 'archer')}" in msg and "'ability'" in msg
+    msg = error_of(edited(tmp_path, '"Parry", effect = "parry"',
+                          '"Parry", effect = "parry", damage = 2'))
+    assert "'damage'" in msg and "Weapons only" in msg
+    assert "twice" in error_of(edited(tmp_path, '"Bo", effect', '"Bokken", effect'))
+    assert "unknown field 'colour'" in error_of(
+        edited(tmp_path, 'resilience = 5, ability = "musashi"',
+               'resilience = 5, ability = "musashi", colour = 1'))
+
+
+def test_bad_player_setups_name_line_and_field(tmp_path):
+    short = 'roles = ["shogun", "samurai", "ronin", "ninja"]'
+    path = edited(tmp_path, 'roles = ["shogun", "samurai", "ronin", "ninja", "ninja"]', short)
+    msg = error_of(path)
+    assert "[players.5]" in msg and "'roles'" in msg and f"line {line_of(path, short)}" in msg
+    no_ronin = "honor = { shogun = 5, samurai = 3, ninja = 3, ronin = 0 }"
+    path = edited(tmp_path, "honor = { shogun = 5, samurai = 3, ronin = 3, ninja = 3 }",
+                  no_ronin)
+    msg = error_of(path)
+    assert "'ronin'" in msg and f"line {line_of(path, no_ronin)}" in msg
+    path = edited(tmp_path, "swordmaster = false", "swordmaster = 0")
+    msg = error_of(path)
+    assert "'swordmaster'" in msg and f"line {line_of(path, 'swordmaster = 0')}" in msg
+    assert "player count '9'" in error_of(edited(tmp_path, "[players.7]", "[players.9]"))
+    path = edited(tmp_path, "hand_limit = 7", "hand_limit = 0")
+    msg = error_of(path)
+    assert "'hand_limit'" in msg and f"line {line_of(path, 'hand_limit = 0')}" in msg
+
+
+def test_malformed_toml_and_missing_setup(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('[content]\nname = "x"\n[rules\n')
+    assert "malformed TOML" in error_of(path)
+    text = STANDARD.read_text()
+    cut = text[: text.index("[players.6]")] + text[text.index("[players.7]"):]
+    path = tmp_path / "five.toml"
+    path.write_text(cut)
+    content = GAME.load_content(path)
+    with pytest.raises(UserError, match=r"no \[players.6\]"):
+        GAME.prepare(content, 6, ("random",) * 6, DEFAULT_RULES)
+
+
+# --- command line -------------------------------------------------------------------------
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_cli_run_json_report_and_saved_games(tmp_path):
+    out = tmp_path / "r5"
+    r = invoke("run", "samurai-sword", "--players", 5, "-n", 3000, "--seed", 3, "--json",
+               "--save-games", "--chunk-size", 1000, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    teams = {t["team"]: t for t in data["summary"]["teams"]}
+    assert set(teams) == {"Shogun & Samurai", "Ninjas", "Ronin"}
+    assert sum(t["wins"] for t in teams.values()) == 3000
+    for t in teams.values():
+        assert t["ci_low"] <= t["win_rate"] <= t["ci_high"]
+    for name in ("report.md", "tables/teams.csv", "tables/characters.csv",
+                 "tables/seat_roles.csv", "charts/team_win_rates.png",
+                 "charts/character_win_rates.png", "charts/seat_roles.png"):
+        assert (out / name).exists(), name
+    games = pl.read_parquet(out / "games" / "*.parquet")
+    assert games.height == 3000
+    assert (games["team"] >= 0).all() and (games["win_mask"] > 0).all()
+    ronin = games.filter(pl.col("team") == 2)
+    assert (ronin["winner"] >= 1).all() and (games.filter(pl.col("team") != 2)["winner"]
+                                             == -1).all()
+    summary = pl.read_parquet(out / "summary.parquet")
+    assert (summary["ci_low"] <= summary["value"] + 1e-12).all()
+    assert "Team win rates" in (out / "report.md").read_text()
+
+
+def test_cli_seven_players_heuristic_json_and_a_sweep(tmp_path):
+    r = invoke("run", "samurai-sword", "--players", 7, "--policy", "heuristic", "-n", 1000,
+               "--json", "--out", tmp_path / "r7", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["manifest"]["players"] == 7
+    r = invoke("sweep", "samurai-sword", "--vary", "players=3,4", "-n", 800, "--out",
+               tmp_path / "sw", "--quiet")
+    assert r.exit_code == 0, r.output
+    table = pl.read_csv(tmp_path / "sw" / "sweep.csv")
+    ronin = table.filter(pl.col("metric") == "team_win.ronin")
+    assert ronin.height == 2 and (ronin["value"] == 0).all()
+    assert table.filter(pl.col("metric") == "win_rate.seat1").height == 2
+
+
+def test_cli_rejects_bad_options(tmp_path):
+    r = invoke("run", "samurai-sword", "--players", 8, "-n", 10, "--out", tmp_path / "x")
+    assert r.exit_code != 0 and "3-7" in r.output
+    r = invoke("run", "samurai-sword", "--rule", "reshuffle=never", "-n", 10, "--out",
+               tmp_path / "y")
+    assert r.exit_code != 0 and "when-needed" in r.output
+    r = invoke("run", "samurai-sword", "--mirror", "-n", 10, "--out", tmp_path / "z")
+    assert r.exit_code != 0 and "mirror" in r.output
