@@ -35,7 +35,11 @@ def bars_with_ci(path: Path, labels: Sequence[str], values, lo, hi, *, title: st
     if reference is not None:
         ax.axhline(reference * scale, color="#C44E52", linestyle="--", label=ref_label)
         ax.legend(loc="lower right")
-    ax.set_xticks(x, labels, rotation=0 if len(labels) < 7 else 45, ha="center")
+    rotate = len(labels) >= 7
+    ax.set_xticks(x, labels, rotation=45 if rotate else 0, ha="right" if rotate else "center")
+    if rotate:
+        longest = max((len(str(lab)) for lab in labels), default=0)
+        fig.subplots_adjust(bottom=min(0.5, 0.12 + 0.012 * longest))
     ax.set_title(title)
     ax.set_ylabel(ylabel)
     _save(fig, path)

@@ -96,7 +96,7 @@ def balance(core: Core, confidence: float = CONFIDENCE) -> Estimate:
 
 
 def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None,
-              confidence: float = CONFIDENCE) -> pl.DataFrame:
+              confidence: float = CONFIDENCE, seat_win: str = "wins outright") -> pl.DataFrame:
     """Every shared metric (and the game's own) as rows: metric, value, ci_low, ci_high, n,
     unit, meaning; intervals at `confidence` (the game's own metrics, given at 95%, are
     rescaled as normal intervals)."""
@@ -108,7 +108,8 @@ def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None,
 
     for s, w in enumerate(core.seat_wins):
         add(f"win_rate.seat{s + 1}", rate(w, core.games, confidence), "rate",
-            DOCS["win_rate.seat<k>"].replace("seat k", f"seat {s + 1}"))
+            DOCS["win_rate.seat<k>"].replace("seat k", f"seat {s + 1}").replace(
+                "wins outright", seat_win))
     add("balance", balance(core, confidence), "index", DOCS["balance"])
     add("shared_rate", rate(core.shared, core.games, confidence), "rate", DOCS["shared_rate"])
     add("completion", rate(core.completed, core.games, confidence), "rate",

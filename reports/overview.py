@@ -55,9 +55,10 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame,
     text += (f"A game lasts {m['duration.p50']['value']:.0f} {unit} (median; 95% of games "
              f"within {m['duration.p95']['value']:.0f}).")
     for r in skill or []:
-        text += (f" Skill: {r['policy']} wins {_pct(r['win_rate'])} (95% CI "
-                 f"{_pct(r['ci_low'])}-{_pct(r['ci_high'])}) against random players from every "
-                 f"seat, a {100 * r['edge']:+.1f}-point edge over the fair share.")
+        text += (f" Skill: {r['policy']} wins {_pct(r['win_rate'])} against random players "
+                 f"from every seat, where random players win {_pct(r['baseline'])}: a "
+                 f"{100 * r['edge']:+.1f}-point edge (95% CI {100 * r['edge_ci_low']:+.1f} to "
+                 f"{100 * r['edge_ci_high']:+.1f}).")
     if manifest["content"]["assumed"]:
         text += " The content is assumed (reconstructed), so treat card-level detail with care."
     return text

@@ -26,7 +26,7 @@ def metrics_of(game: Game, aggs: dict[str, np.ndarray], players: int,
     """The full catalogue of a run's aggregates (shared metrics and the game's own)."""
     game_aggs = {k: v for k, v in aggs.items() if k not in MIRROR_KEYS}
     return catalogue(core_of(game, aggs, players), game.own_metrics(game_aggs, players),
-                     confidence)
+                     confidence, game.seat_win_meaning)
 
 
 def full_summary(game: Game, aggs: dict[str, np.ndarray], manifest: dict[str, Any],
@@ -59,11 +59,14 @@ def full_summary(game: Game, aggs: dict[str, np.ndarray], manifest: dict[str, An
                 "section": "mirror", "metric": f"{r['kind']}_win_rate_paired", "key": r["who"],
                 "value": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
                 "n": r["deals"], "flag": ""}], schema=summary.long.schema))
-        best = mt.filter(pl.col("kind") == "seat").sort("variance_reduction").row(0, named=True)
+        seats = mt.filter(pl.col("kind") == "seat")
+        lo, hi = seats["variance_reduction"].min(), seats["variance_reduction"].max()
+        verdict = ("pairing helped" if lo > 1 else "pairing did not help here" if hi < 1
+                   else "pairing helped some seats only")
         summary.findings.insert(0, (
-            f"Mirrored play ({best['deals']:,} deals x {len(manifest['seats'])} rotations): "
-            f"pairing cut the variance of the seat estimates by a factor of at least "
-            f"{best['variance_reduction']:.1f} against unpaired play."))
+            f"Mirrored play ({seats['deals'][0]:,} deals x {len(manifest['seats'])} rotations):"
+            f" the variance of the seat estimates fell by a factor of {lo:.2f}-{hi:.2f} "
+            f"against unpaired play of as many games (above 1: {verdict})."))
     summary.long = pl.concat([*extra, summary.long])
     stop = manifest.get("stopping")
     if stop:

@@ -1,9 +1,10 @@
 """Skill gap: how much a game rewards good play.
 
-A policy X plays against `random` opponents from every seat in turn, on the same seeds
-(arrangement r puts X in seat r). Its win rate against the fair share 1/P, with an interval
-from the per-seed counts (how many of the P arrangements X won on that seed), says how much
-better play is rewarded.
+A policy X plays against `random` opponents from every seat in turn (arrangement r puts X
+in seat r); on the same seeds, an all-random game gives the baseline: how often a random
+player wins from those seats. The edge is X's win rate minus that baseline, with an
+interval from the per-seed paired differences. Team games count a seat as winning when
+its team wins, so the baseline is not simply 1/P.
 """
 
 from __future__ import annotations
@@ -22,52 +23,60 @@ from simcli.registry import get_game
 BASELINE = "random"
 
 
-def skill_task(game_name: str, preps: list[Any], seed: int, first: int,
+def skill_task(game_name: str, preps: list[Any], base: Any, seed: int, first: int,
                count: int) -> np.ndarray:
-    """counts[k]: seeds of this chunk on which X won k of the arrangements."""
+    """counts[kx, kb]: seeds on which X won kx of the P arrangements and random players
+    won kb of the same P seats in the all-random game."""
     game = get_game(game_name)
     P = len(preps)
-    col = game.row_columns.index("winner")
-    won = np.zeros(count, np.int64)
     rows = np.zeros((count, len(game.row_columns)), np.int64)
+    kx = np.zeros(count, np.int64)
     for r, prep in enumerate(preps):
         game.run_chunk(prep, seed, first, count, game.new_aggregates(prep), rows)
-        won += rows[:, col] == r
-    return np.bincount(won, minlength=P + 1)
+        kx += game.seats_won(rows)[:, r]
+    game.run_chunk(base, seed, first, count, game.new_aggregates(base), rows)
+    kb = game.seats_won(rows)[:, :P].sum(axis=1)
+    counts = np.zeros((P + 1, P + 1), np.int64)
+    np.add.at(counts, (kx, kb), 1)
+    return counts
 
 
 def skill_gap(game: Game, policy: str, players: int, n: int, seed: int, threads: int,
               progress: engine.Progress | None = None) -> dict[str, Any]:
-    """Win rate of `policy` against random opponents from every seat, paired by seed."""
+    """Win rate of `policy` against random opponents from every seat, and its edge over
+    random players in the same seats, paired by seed."""
     game.check_players(players)
     game.check_policy(policy)
     if BASELINE not in game.policies:
         raise UserError(f"{game.name} has no '{BASELINE}' policy to measure skill against")
     content = game.load_content(game.content_path(None))
     rules = game.resolve_rules([])
-    preps = []
-    for r in range(players):
-        seats = tuple(policy if s == r else BASELINE for s in range(players))
-        preps.append(game.prepare(content, players, seats, rules))
-    counts = np.zeros(players + 1, np.int64)
+    preps = [game.prepare(content, players, tuple(policy if s == r else BASELINE
+                                                  for s in range(players)), rules)
+             for r in range(players)]
+    base = game.prepare(content, players, (BASELINE,) * players, rules)
+    counts = np.zeros((players + 1, players + 1), np.int64)
 
     def done(_chunk, part) -> None:
         counts[:] += part
 
     size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
     engine.run_chunks(engine.plan(n, size),
-                      lambda c: skill_task(game.name, preps, seed, c.first, c.count), done,
-                      threads, progress)
-    k = np.arange(players + 1)
-    x = k / players
-    mean = float((counts * x).sum() / n)
-    var = float((counts * (x - mean) ** 2).sum() / max(n - 1, 1))
-    half = z_value(CONFIDENCE) * math.sqrt(var / n)
-    fair = 1 / players
+                      lambda c: skill_task(game.name, preps, base, seed, c.first, c.count),
+                      done, threads, progress)
+    kx, kb = np.meshgrid(np.arange(players + 1), np.arange(players + 1), indexing="ij")
+    win = float((counts * kx).sum() / (n * players))
+    baseline = float((counts * kb).sum() / (n * players))
+    d = (kx - kb) / players
+    edge = win - baseline
+    var = float((counts * (d - edge) ** 2).sum() / max(n - 1, 1))
+    var_x = float((counts * (kx / players - win) ** 2).sum() / max(n - 1, 1))
+    z = z_value(CONFIDENCE)
+    half, half_x = z * math.sqrt(var / n), z * math.sqrt(var_x / n)
     return {"game": game.name, "policy": policy, "against": BASELINE, "players": players,
-            "seeds": n, "games": n * players, "win_rate": mean, "ci_low": mean - half,
-            "ci_high": mean + half, "fair_share": fair, "edge": mean - fair,
-            "edge_ci_low": mean - half - fair, "edge_ci_high": mean + half - fair}
+            "seeds": n, "games": n * (players + 1), "win_rate": win,
+            "ci_low": win - half_x, "ci_high": win + half_x, "baseline": baseline,
+            "edge": edge, "edge_ci_low": edge - half, "edge_ci_high": edge + half}
 
 
 def skill_table(game: Game, players: int, n: int, seed: int, threads: int,
@@ -81,6 +90,7 @@ def describe(r: dict[str, Any]) -> str:
     """One sentence on a skill gap."""
     return (f"{r['policy']} wins {100 * r['win_rate']:.1f}% (95% CI {100 * r['ci_low']:.1f}-"
             f"{100 * r['ci_high']:.1f}%) against {r['players'] - 1} random "
-            f"player{'s' if r['players'] > 2 else ''} from every seat on the same seeds, "
-            f"against a fair {100 * r['fair_share']:.1f}%: a skill edge of "
-            f"{100 * r['edge']:+.1f} points.")
+            f"player{'s' if r['players'] > 2 else ''} from every seat; random players in the "
+            f"same seats on the same seeds win {100 * r['baseline']:.1f}%: a skill edge of "
+            f"{100 * r['edge']:+.1f} points (95% CI {100 * r['edge_ci_low']:+.1f} to "
+            f"{100 * r['edge_ci_high']:+.1f}).")

@@ -172,17 +172,15 @@ def chunk_task(game_name: str, prep: Any, seed: int, keep_rows: bool, mirror: in
         game.run_chunk(prep, seed, first, count, aggs, rows)
         return aggs, rows
     P = mirror
-    col = game.row_columns.index("winner")
     seat_k = np.zeros((count, P), np.int64)
     player_k = np.zeros((count, P), np.int64)
     rows = np.zeros((count, len(game.row_columns)), np.int64)
     for r in range(P):
         game.run_chunk(prep, seed, first, count, aggs, rows, rotation=r)
-        w = rows[:, col]
+        won = game.seats_won(rows)
         for s in range(P):
-            won = w == s
-            seat_k[:, s] += won
-            player_k[:, (s - r) % P] += won  # seat s holds player (s - r) mod P
+            seat_k[:, s] += won[:, s]
+            player_k[:, (s - r) % P] += won[:, s]  # seat s holds player (s - r) mod P
     aggs["mirror_seat"] = np.stack([np.bincount(seat_k[:, s], minlength=P + 1)
                                     for s in range(P)])
     aggs["mirror_player"] = np.stack([np.bincount(player_k[:, j], minlength=P + 1)

@@ -179,6 +179,8 @@ def test_study_writes_one_combined_report(tmp_path):
 def test_skill_gap_is_paired_by_seed_with_an_interval():
     r = run("skill", "sixteen-samurai", "--players", 3, "-n", 2000, "--json")
     (row,) = json.loads(r.stdout)["skill"]
-    assert row["policy"] == "greedy" and row["games"] == 6000
+    assert row["policy"] == "greedy" and row["games"] == 8000  # 3 arrangements + baseline
     assert row["ci_low"] < row["win_rate"] < row["ci_high"]
+    assert abs(row["baseline"] - 1 / 3) < 0.03  # random players win their fair share
     assert row["edge_ci_low"] > 0  # greedy clearly beats random in Sixteen Samurai
+    assert row["edge"] == pytest.approx(row["win_rate"] - row["baseline"])

@@ -329,5 +329,16 @@ def test_cli_rejects_bad_options(tmp_path):
     r = invoke("run", "samurai-sword", "--rule", "reshuffle=never", "-n", 10, "--out",
                tmp_path / "y")
     assert r.exit_code != 0 and "when-needed" in r.output
-    r = invoke("run", "samurai-sword", "--mirror", "-n", 10, "--out", tmp_path / "z")
-    assert r.exit_code != 0 and "mirror" in r.output
+
+
+def test_mirror_counts_team_wins(tmp_path):
+    import polars as pl
+
+    r = invoke("run", "samurai-sword", "--mirror", "-n", 300, "--players", 4, "--out",
+               tmp_path / "z", "-q")
+    assert r.exit_code == 0, r.output
+    mirror = pl.read_csv(tmp_path / "z" / "tables" / "mirror.csv")
+    seats = mirror.filter(pl.col("kind") == "seat")
+    assert seats.height == 4 and (seats["games"] == 1200).all()
+    # team wins: several seats win the same game, so seat rates sum to more than 1
+    assert seats["win_rate"].sum() > 1.0

@@ -118,6 +118,8 @@ class Game(ABC):
     rules: tuple[RuleOption, ...] = ()
     supports_mirror: bool = False  # run_chunk(..., rotation=r) moves players and their luck
     own_metric_names: tuple[str, ...] = ()  # names own_metrics() returns
+    # What win_rate.seatK means in this game (team games: the seat's team wins).
+    seat_win_meaning: str = "wins outright"
     default_n: int = 100_000
     chunk_size: int = 10_000
     row_columns: tuple[str, ...] = ()
@@ -206,6 +208,16 @@ class Game(ABC):
     def odds(self, req: OddsRequest) -> OddsResult:
         """Battle odds (games with a battle worth asking about override this)."""
         raise UserError(f"odds are not available for {self.name}")
+
+    def seats_won(self, rows: np.ndarray) -> np.ndarray:
+        """won[g, s]: whether seat s won playout g, from --save-games rows (a `win_mask`
+        column of seat bits when the game has one, else the `winner` seat, -1 for none)."""
+        players = self.max_players
+        if "win_mask" in self.row_columns:
+            mask = rows[:, self.row_columns.index("win_mask")]
+            return np.stack([(mask >> s) & 1 for s in range(players)], axis=1).astype(bool)
+        w = rows[:, self.row_columns.index("winner")]
+        return np.stack([w == s for s in range(players)], axis=1)
 
     def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
         """The game's own catalogue metrics: (name, reports.stats.Estimate, one-line meaning)."""

@@ -455,7 +455,8 @@ class SamuraiSword(Game):
     default_n = 200_000
     chunk_size = 2_000
     kernel = K.play_chunk
-    supports_mirror = False  # see the report note: mirror counting needs a win mask
+    supports_mirror = True
+    seat_win_meaning = "is on the winning team"
     own_metric_names = ("team_win.shogun", "team_win.ninja", "team_win.ronin",
                         "end.swordmaster", "end.deck", "reshuffles.mean",
                         "deadly_strike_rate")
