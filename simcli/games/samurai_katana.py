@@ -1,0 +1,1104 @@
+"""Samurai & Katana: map and deck content, combat odds, rule options, policies and the
+campaign kernel driver."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kernels import katana_combat as KC
+from kernels import samurai_katana as K
+from simcli.errors import UserError
+from simcli.games.base import (
+    Content,
+    CoreStats,
+    Game,
+    OddsRequest,
+    OddsResult,
+    RuleOption,
+    read_toml,
+    sha256,
+)
+
+GAME_NAME = "samurai-katana"
+GREEDY_THRESHOLD = 0.6  # greedy attacks when the odds table gives it at least this chance
+MAX_TURNS = 100  # safety cap per game (counted)
+MAX_ACTIONS = 60  # safety cap on actions in one clan activation (counted)
+TRACE_GAMES = 12  # games (by index) whose Honor is traced turn by turn
+TRACE_TURNS = 40
+CATCH_UP_TURN = 5  # own metric: does the Emperor after this turn win?
+
+KINDS = {"warrior": KC.K_WARRIOR, "special": KC.K_SPECIAL, "event": KC.K_EVENT,
+         "anytime": KC.K_ANYTIME}
+EFFECTS = {  # effect name -> (code, kind it needs, takes an amount)
+    "none": (KC.E_NONE, "warrior", False),
+    "fan": (KC.E_FAN, "special", True),
+    "arquebus": (KC.E_ARQUEBUS, "special", True),
+    "alliance": (KC.E_ALLIANCE, "special", True),
+    "uprising": (KC.E_UPRISING, "event", True),
+    "honor": (KC.E_HONOR, "event", True),
+    "insult": (KC.E_INSULT, "event", True),
+    "koku": (KC.E_KOKU, "event", True),
+    "wako": (KC.E_WAKO, "event", True),
+    "ninja": (KC.E_NINJA, "anytime", False),
+    "tsunami": (KC.E_TSUNAMI, "anytime", False),
+    "scorched-earth": (KC.E_SCORCHED, "anytime", False),
+    "shogunal-justice": (KC.E_JUSTICE, "anytime", False),
+}
+PLAYER_COUNTS = (3, 4, 5, 6)
+
+
+# --- content ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Board:
+    """The map: territories, provinces, links and cities."""
+
+    ids: tuple[str, ...]
+    names: tuple[str, ...]
+    province: np.ndarray  # (T,) province index
+    mountain: np.ndarray  # (T,) bool
+    adj_start: np.ndarray  # (T+1,) CSR offsets into adj_to / adj_sea
+    adj_to: np.ndarray
+    adj_sea: np.ndarray  # 1 for a sea link
+    province_ids: tuple[str, ...]
+    province_names: tuple[str, ...]
+    province_honor: np.ndarray  # (NP,)
+    city_name: tuple[str, ...]  # per territory, "" for none
+    city_cp: np.ndarray  # (T,) 0 none, 1 minor, 2 major
+    kyoto: int  # territory holding Kyoto
+    assumed: bool
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The card types, their counts and the kernel's card table."""
+
+    names: tuple[str, ...]
+    counts: np.ndarray
+    table: np.ndarray  # (types, KC.N_CC) int64
+    kinds: tuple[str, ...]
+    effects: tuple[str, ...]
+    assumed: np.ndarray
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """The rulebook's numbers (from the content file, defaults as printed)."""
+
+    hand: int = 5
+    start_koku: int = 5
+    castles: int = 3
+    castle_cost: int = 4
+    kyoto_castle_cost: int = 6
+    tax_plain: int = 2
+    tax_mountain: int = 1
+    return_samurai: int = 5
+    return_koku: int = 4
+    samurai: tuple[int, ...] = (20, 20, 18, 15)  # by player count 3..6
+    minor_cities: tuple[int, ...] = (3, 3, 2, 2)
+    extra_samurai: tuple[int, ...] = (4, 4, 3, 3)
+
+
+@dataclass(frozen=True)
+class KatanaContent:
+    """A loaded map, deck and numbers."""
+
+    board: Board
+    deck: Deck
+    numbers: Numbers
+
+
+def _line_of(text: str, needle: str) -> int | None:
+    for i, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return i
+    return None
+
+
+class _Doc:
+    """A content file's text, for error messages that name the line."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.text = text
+
+    def where(self, *needles: str) -> str:
+        for needle in needles:
+            line = _line_of(self.text, needle)
+            if line:
+                return f"{self.path} line {line}"
+        return str(self.path)
+
+    def fail(self, msg: str, *needles: str) -> UserError:
+        return UserError(f"{self.where(*needles)}: {msg}")
+
+
+def _int(doc: _Doc, entry: dict, key: str, lo: int, hi: int, what: str, needle: str,
+         default: int | None = None) -> int:
+    value = entry.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise doc.fail(f"{what}: field '{key}' must be an integer {lo}-{hi}, got {value!r}",
+                       needle)
+    return value
+
+
+def _str(doc: _Doc, entry: dict, key: str, what: str, needle: str) -> str:
+    value = entry.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise doc.fail(f"{what}: field '{key}' must be a non-empty string, got {value!r}",
+                       needle)
+    return value
+
+
+def _entries(doc: _Doc, table: dict, key: str, section: str) -> list[dict]:
+    items = table.get(key)
+    if not isinstance(items, list) or not items:
+        raise doc.fail(f"[{section}] needs a non-empty '{key}' list", f"{key} =", f"[{section}]")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise doc.fail(f"[{section}] {key} entry {i + 1} must be a table", f"{key} =")
+    return items
+
+
+def _flag(doc: _Doc, entry: dict, default: bool, what: str, needle: str) -> bool:
+    value = entry.get("assumed", default)
+    if not isinstance(value, bool):
+        raise doc.fail(f"{what}: field 'assumed' must be true or false", needle)
+    return value
+
+
+def _check_fields(doc: _Doc, entry: dict, allowed: set[str], what: str, needle: str) -> None:
+    unknown = sorted(set(entry) - allowed)
+    if unknown:
+        raise doc.fail(f"{what}: unknown field '{unknown[0]}'", needle)
+
+
+def parse_board(doc: _Doc, data: dict, default_assumed: bool) -> Board:
+    """The [map] section, validated: every link known and symmetric, every province used,
+    the map connected, cities on known territories with exactly one Kyoto."""
+    if not isinstance(data, dict):
+        raise doc.fail("needs a [map] table", "[map]")
+    provs = _entries(doc, data, "provinces", "map")
+    terrs = _entries(doc, data, "territories", "map")
+    cities = _entries(doc, data, "cities", "map")
+    assumed = False
+    prov_index: dict[str, int] = {}
+    prov_names, prov_honor = [], []
+    for i, p in enumerate(provs):
+        pid = _str(doc, p, "id", f"province entry {i + 1}", "provinces =")
+        needle = f'id = "{pid}"'
+        what = f"province '{pid}'"
+        if pid in prov_index:
+            raise doc.fail(f"{what} appears twice", needle)
+        _check_fields(doc, p, {"id", "name", "honor", "assumed"}, what, needle)
+        prov_index[pid] = i
+        prov_names.append(str(p.get("name", pid)))
+        prov_honor.append(_int(doc, p, "honor", 0, 50, what, needle))
+        assumed |= _flag(doc, p, default_assumed, what, needle)
+    index: dict[str, int] = {}
+    for i, t in enumerate(terrs):
+        tid = _str(doc, t, "id", f"territory entry {i + 1}", "territories =")
+        if tid in index:
+            raise doc.fail(f"territory '{tid}' appears twice", f'id = "{tid}"')
+        index[tid] = i
+    T = len(terrs)
+    names, province, mountain = [], np.zeros(T, np.int64), np.zeros(T, np.bool_)
+    links: list[dict[str, str]] = []
+    for i, t in enumerate(terrs):
+        tid = t["id"]
+        needle = f'id = "{tid}"'
+        what = f"territory '{tid}'"
+        _check_fields(doc, t, {"id", "name", "province", "terrain", "land", "sea", "assumed"},
+                      what, needle)
+        names.append(str(t.get("name", tid)))
+        pid = _str(doc, t, "province", what, needle)
+        if pid not in prov_index:
+            raise doc.fail(f"{what}: unknown province '{pid}'", needle)
+        province[i] = prov_index[pid]
+        terrain = t.get("terrain")
+        if terrain not in ("plain", "mountain"):
+            raise doc.fail(f"{what}: field 'terrain' must be plain or mountain, got {terrain!r}",
+                           needle)
+        mountain[i] = terrain == "mountain"
+        assumed |= _flag(doc, t, default_assumed, what, needle)
+        mine: dict[str, str] = {}
+        for kind in ("land", "sea"):
+            lst = t.get(kind, [])
+            if not isinstance(lst, list) or not all(isinstance(x, str) for x in lst):
+                raise doc.fail(f"{what}: field '{kind}' must be a list of territory ids", needle)
+            for other in lst:
+                if other not in index:
+                    raise doc.fail(f"{what}: {kind} neighbour '{other}' is not a territory",
+                                   needle)
+                if other == tid:
+                    raise doc.fail(f"{what}: lists itself as a {kind} neighbour", needle)
+                if other in mine:
+                    raise doc.fail(f"{what}: '{other}' is listed twice (as {mine[other]} and "
+                                   f"{kind} neighbour)", needle)
+                mine[other] = kind
+        links.append(mine)
+    for i, t in enumerate(terrs):
+        tid = t["id"]
+        for other, kind in links[i].items():
+            back = links[index[other]].get(tid)
+            if back != kind:
+                how = "does not list it" if back is None else f"lists it as a {back} neighbour"
+                raise doc.fail(f"asymmetric adjacency: territory '{tid}' lists '{other}' as a "
+                               f"{kind} neighbour but '{other}' {how}", f'id = "{tid}"')
+    for pid, pi in prov_index.items():
+        if not (province == pi).any():
+            raise doc.fail(f"province '{pid}' has no territories", f'id = "{pid}"')
+    seen = {0}
+    todo = deque([0])
+    while todo:
+        i = todo.popleft()
+        for other in links[i]:
+            j = index[other]
+            if j not in seen:
+                seen.add(j)
+                todo.append(j)
+    if len(seen) < T:
+        lost = next(i for i in range(T) if i not in seen)
+        raise doc.fail(f"the map is not connected: territory '{terrs[lost]['id']}' cannot be "
+                       f"reached from '{terrs[0]['id']}' by land or sea",
+                       f'id = "{terrs[lost]["id"]}"')
+    city_name = [""] * T
+    city_cp = np.zeros(T, np.int64)
+    kyoto = -1
+    for i, c in enumerate(cities):
+        cname = _str(doc, c, "name", f"city entry {i + 1}", "cities =")
+        needle = f'name = "{cname}"'
+        what = f"city '{cname}'"
+        _check_fields(doc, c, {"name", "territory", "size", "kyoto", "assumed"}, what, needle)
+        tid = _str(doc, c, "territory", what, needle)
+        if tid not in index:
+            raise doc.fail(f"{what}: unknown territory '{tid}'", needle)
+        ti = index[tid]
+        if city_name[ti]:
+            raise doc.fail(f"{what}: territory '{tid}' already holds {city_name[ti]}", needle)
+        size = c.get("size")
+        if size not in ("major", "minor"):
+            raise doc.fail(f"{what}: field 'size' must be major or minor, got {size!r}", needle)
+        city_name[ti] = cname
+        city_cp[ti] = 2 if size == "major" else 1
+        is_kyoto = c.get("kyoto", False)
+        if not isinstance(is_kyoto, bool):
+            raise doc.fail(f"{what}: field 'kyoto' must be true or false", needle)
+        if is_kyoto:
+            if kyoto >= 0:
+                raise doc.fail(f"{what}: a second city marked kyoto", needle)
+            if size != "major":
+                raise doc.fail(f"{what}: Kyoto must be a major city", needle)
+            kyoto = ti
+        assumed |= _flag(doc, c, default_assumed, what, needle)
+    if kyoto < 0:
+        raise doc.fail("no city is marked kyoto = true (the imperial capital)", "cities =")
+    starts, to, sea = [0], [], []
+    for i in range(T):
+        for other, kind in links[i].items():
+            to.append(index[other])
+            sea.append(int(kind == "sea"))
+        starts.append(len(to))
+    return Board(
+        ids=tuple(t["id"] for t in terrs), names=tuple(names), province=province,
+        mountain=mountain, adj_start=np.array(starts, np.int64), adj_to=np.array(to, np.int64),
+        adj_sea=np.array(sea, np.int64), province_ids=tuple(prov_index),
+        province_names=tuple(prov_names), province_honor=np.array(prov_honor, np.int64),
+        city_name=tuple(city_name), city_cp=city_cp, kyoto=kyoto, assumed=assumed,
+    )
+
+
+def keep_value(kind: str, effect: str) -> int:
+    """Greedy's wish to keep a card for its power rather than spend it in combat."""
+    if kind == "warrior":
+        return 0
+    if kind == "special":
+        return 1
+    if effect in ("honor", "uprising"):
+        return 4
+    return 2
+
+
+def parse_deck(doc: _Doc, data: dict, default_assumed: bool, hand: int) -> Deck:
+    """The [deck] section, validated: each card's kind fits its effect."""
+    if not isinstance(data, dict):
+        raise doc.fail("needs a [deck] table", "[deck]")
+    cards = _entries(doc, data, "cards", "deck")
+    names: list[str] = []
+    table = np.zeros((len(cards), KC.N_CC), np.int64)
+    counts = np.zeros(len(cards), np.int64)
+    assumed = np.zeros(len(cards), np.bool_)
+    kinds, effects = [], []
+    for i, c in enumerate(cards):
+        name = _str(doc, c, "name", f"card entry {i + 1}", "cards =")
+        needle = f'name = "{name}"'
+        what = f"card '{name}'"
+        if name in names:
+            raise doc.fail(f"{what} appears twice", needle)
+        _check_fields(doc, c, {"name", "count", "value", "swords", "kind", "effect", "amount",
+                               "cost", "assumed", "text"}, what, needle)
+        counts[i] = _int(doc, c, "count", 1, 60, what, needle)
+        table[i, KC.CC_VALUE] = _int(doc, c, "value", 0, 9, what, needle)
+        table[i, KC.CC_SWORDS] = _int(doc, c, "swords", 0, 4, what, needle)
+        kind = c.get("kind")
+        if kind not in KINDS:
+            raise doc.fail(f"{what}: field 'kind' must be one of {', '.join(KINDS)}, got "
+                           f"{kind!r}", needle)
+        effect = c.get("effect", "none")
+        if effect not in EFFECTS:
+            raise doc.fail(f"{what}: field 'effect' must be one of {', '.join(EFFECTS)}, got "
+                           f"{effect!r}", needle)
+        code, needs, takes_amount = EFFECTS[effect]
+        if needs != kind:
+            raise doc.fail(f"{what}: effect '{effect}' belongs on a {needs} card, not a "
+                           f"{kind} card", needle)
+        if kind == "special" and effect == "none":
+            raise doc.fail(f"{what}: a special card needs an effect", needle)
+        table[i, KC.CC_KIND] = KINDS[kind]
+        table[i, KC.CC_EFFECT] = code
+        table[i, KC.CC_AMOUNT] = _int(doc, c, "amount", 0, 9, what, needle, 0) if \
+            takes_amount else 0
+        if kind == "event":
+            table[i, KC.CC_COST] = _int(doc, c, "cost", 0, 20, what, needle, 0)
+        elif "cost" in c:
+            raise doc.fail(f"{what}: only event cards have a koku cost", needle)
+        table[i, KC.CC_KEEP] = keep_value(kind, effect)
+        table[i, KC.CC_KEY] = KC.combat_key(int(table[i, KC.CC_VALUE]),
+                                            int(table[i, KC.CC_SWORDS]),
+                                            int(table[i, KC.CC_KEEP]), kind == "special")
+        assumed[i] = _flag(doc, c, default_assumed, what, needle)
+        names.append(name)
+        kinds.append(kind)
+        effects.append(effect)
+    if counts.sum() < 4 * hand:
+        raise doc.fail(f"the deck has {int(counts.sum())} cards; it needs at least "
+                       f"{4 * hand} (a hand of {hand} for each of 3 players, and more)",
+                       "cards =")
+    return Deck(names=tuple(names), counts=counts, table=table, kinds=tuple(kinds),
+                effects=tuple(effects), assumed=assumed)
+
+
+def parse_numbers(doc: _Doc, data: Any) -> Numbers:
+    """The [numbers] section (every field optional, defaults as printed)."""
+    if data is None:
+        return Numbers()
+    if not isinstance(data, dict):
+        raise doc.fail("[numbers] must be a table", "[numbers]")
+    base = Numbers()
+    kw: dict[str, Any] = {}
+    for key in ("hand", "start_koku", "castles", "castle_cost", "kyoto_castle_cost",
+                "tax_plain", "tax_mountain", "return_samurai", "return_koku"):
+        lo = 2 if key == "hand" else 0
+        kw[key] = _int(doc, data, key, lo, 99, "[numbers]", f"{key} =", getattr(base, key))
+    for key in ("samurai", "minor_cities", "extra_samurai"):
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, dict) or set(value) != {str(p) for p in PLAYER_COUNTS}:
+            raise doc.fail(f"[numbers]: field '{key}' must give a number for each player "
+                           f"count 3, 4, 5 and 6", f"{key} =")
+        lo = 1 if key == "samurai" else 0
+        kw[key] = tuple(_int(doc, value, str(p), lo, 99, f"[numbers] {key}", f"{key} =")
+                        for p in PLAYER_COUNTS)
+    unknown = sorted(set(data) - set(Numbers.__dataclass_fields__))
+    if unknown:
+        raise doc.fail(f"[numbers]: unknown field '{unknown[0]}'", f"{unknown[0]} =")
+    return Numbers(**kw)
+
+
+def parse_content(path: Path) -> Content:
+    """Load and validate a Samurai & Katana content file (map, deck, numbers)."""
+    raw_doc, raw = read_toml(path)
+    doc = _Doc(path, raw.decode("utf-8"))
+    meta = raw_doc.get("content", {})
+    if not isinstance(meta, dict):
+        raise doc.fail("[content] must be a table", "[content]")
+    game = meta.get("game", GAME_NAME)
+    if game != GAME_NAME:
+        raise doc.fail(f"content is for '{game}', not {GAME_NAME}", "game =")
+    default_assumed = meta.get("assumed", True)
+    if not isinstance(default_assumed, bool):
+        raise doc.fail("[content]: field 'assumed' must be true or false", "assumed =")
+    numbers = parse_numbers(doc, raw_doc.get("numbers"))
+    board = parse_board(doc, raw_doc.get("map"), default_assumed)
+    deck = parse_deck(doc, raw_doc.get("deck"), default_assumed, numbers.hand)
+    return Content(
+        name=str(meta.get("name", path.stem)), version=str(meta.get("version", "1")),
+        path=path, sha256=sha256(raw), assumed=bool(board.assumed or deck.assumed.any()),
+        description=str(meta.get("description", "")),
+        data=KatanaContent(board=board, deck=deck, numbers=numbers),
+    )
+
+
+# --- combat odds -----------------------------------------------------------------------
+
+def deck_array(deck: Deck) -> np.ndarray:
+    """Every card of the deck as its type code."""
+    return np.repeat(np.arange(len(deck.counts), dtype=np.int64), deck.counts)
+
+
+def _hand_classes(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Card types grouped by what matters in a combat without board (value, swords, special
+    effect); returns (class of each type, a representative type per class)."""
+    keys: dict[tuple, int] = {}
+    cls = np.zeros(len(table), np.int64)
+    rep: list[int] = []
+    for t, row in enumerate(table):
+        special = row[KC.CC_KIND] == KC.K_SPECIAL
+        key = (int(row[KC.CC_VALUE]), int(row[KC.CC_SWORDS]), bool(special),
+               int(row[KC.CC_EFFECT]) if special else 0, int(row[KC.CC_AMOUNT]) if special else 0)
+        if key not in keys:
+            keys[key] = len(rep)
+            rep.append(t)
+        cls[t] = keys[key]
+    return cls, np.array(rep, np.int64)
+
+
+def hand_multisets(table: np.ndarray, counts: np.ndarray, h: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Every distinct hand of h cards (as representative type codes) and its probability
+    when h cards are dealt from the whole deck."""
+    cls, rep = _hand_classes(table)
+    n_cls = np.zeros(len(rep), np.int64)
+    for t, c in enumerate(cls):
+        n_cls[c] += counts[t]
+    total = math.comb(int(counts.sum()), h)
+    hands: list[list[int]] = []
+    weights: list[float] = []
+
+    def walk(c: int, left: int, picked: list[int], ways: int) -> None:
+        if left == 0:
+            hands.append(list(picked))
+            weights.append(ways / total)
+            return
+        if c == len(rep):
+            return
+        for k in range(min(left, int(n_cls[c])), -1, -1):
+            walk(c + 1, left - k, picked + [int(rep[c])] * k, ways * math.comb(int(n_cls[c]), k))
+
+    walk(0, h, [], 1)
+    return np.array(hands, np.int64).reshape(len(hands), h), np.array(weights)
+
+
+def _side_hist(table: np.ndarray, hands: np.ndarray, weights: np.ndarray, policy: int,
+               castle: bool) -> np.ndarray:
+    # card points stay below 50 (values and amounts are at most 9: 9 + 9 + 9 doubled + 9)
+    # and swords below 26 (three cards of at most 4, plus an arquebus of at most 9)
+    hist = np.zeros((50, 26))
+    KC.exact_side(hands, weights, table, policy, castle, hist)
+    return hist
+
+
+@lru_cache(maxsize=16)
+def _exact_cached(table_bytes: bytes, shape: tuple[int, int], counts: tuple[int, ...], h: int,
+                  pol_a: int, pol_d: int) -> np.ndarray:
+    table = np.frombuffer(table_bytes, np.int64).reshape(shape)
+    hands, weights = hand_multisets(table, np.array(counts, np.int64), h)
+    ha = _side_hist(table, hands, weights, pol_a, False)
+    out = np.zeros((KC.MAX_SIZE + 1, KC.MAX_SIZE + 1, 2, 2, KC.N_OS))
+    ia = np.nonzero(ha)
+    pa_pts, pa_sw, pa_p = ia[0], ia[1], ha[ia]
+    for c in range(2):
+        hd = _side_hist(table, hands, weights, pol_d, c == 1)
+        idd = np.nonzero(hd)
+        pd_pts, pd_sw, pd_p = idd[0], idd[1], hd[idd]
+        prob = pa_p[:, None] * pd_p[None, :]
+        for m in range(2):
+            for a in range(1, KC.MAX_SIZE + 1):
+                for d in range(0 if c else 1, KC.MAX_SIZE + 1):
+                    A = pa_pts[:, None] + min(a, KC.MAX_COUNTED)
+                    D = pd_pts[None, :] + min(d, KC.MAX_COUNTED) + m
+                    la = np.minimum(np.minimum(pd_sw, KC.MAX_LOSS), a)[None, :]
+                    ld = np.minimum(np.minimum(pa_sw, KC.MAX_LOSS), d)[:, None]
+                    win = A > D
+                    empty = np.where(win, a - la == 0, (d - ld == 0) & (c == 0))
+                    cell = out[a, d, c, m]
+                    cell[KC.OS_WIN] = (prob * win).sum()
+                    cell[KC.OS_TIE] = (prob * (A == D)).sum()
+                    cell[KC.OS_LA] = (prob * la).sum()
+                    cell[KC.OS_LA2] = (prob * la * la).sum()
+                    cell[KC.OS_LD] = (prob * ld).sum()
+                    cell[KC.OS_LD2] = (prob * ld * ld).sum()
+                    cell[KC.OS_EMPTY] = (prob * empty).sum()
+    out.setflags(write=False)
+    return out
+
+
+def exact_odds(table: np.ndarray, counts: np.ndarray, h: int, pol_a: int = KC.GREEDY,
+               pol_d: int = KC.GREEDY) -> np.ndarray:
+    """Exact battle odds by enumerating every hand: out[a, d, castle, mountain, OS_*] holds
+    probabilities (win, tie, empty) and expectations (losses and their squares) for army
+    sizes a 1..8 and d 0..8 (0 only with a castle). Each side holds h cards dealt from its
+    own full deck."""
+    t = np.ascontiguousarray(table, np.int64)
+    return _exact_cached(t.tobytes(), t.shape, tuple(int(c) for c in counts), h, pol_a, pol_d)
+
+
+def win_table(content: KatanaContent) -> np.ndarray:
+    """Greedy's attack table: the attacker's exact win chance [a, d, castle, mountain]."""
+    deck = content.deck
+    return np.ascontiguousarray(
+        exact_odds(deck.table, deck.counts, content.numbers.hand)[..., KC.OS_WIN])
+
+
+ODDS_FIGURES = ("attacker_win", "tie", "defender_win", "attacker_losses", "defender_losses",
+                "empty")
+
+
+def odds_rows(grid: np.ndarray, n: int | None) -> list[dict[str, Any]]:
+    """The odds grid as rows (every size pair and terrain case), with 95% intervals when
+    sampled (n battles) and exact values otherwise."""
+    from reports.stats import mean_from_moments, rate
+
+    rows = []
+    for c in range(2):
+        for m in range(2):
+            for a in range(1, KC.MAX_SIZE + 1):
+                for d in range(0 if c else 1, KC.MAX_SIZE + 1):
+                    cell = grid[a, d, c, m]
+                    row: dict[str, Any] = {"castle": bool(c), "mountain": bool(m),
+                                           "attacker": a, "defender": d}
+                    if n is None:
+                        row.update(
+                            attacker_win=float(cell[KC.OS_WIN]), tie=float(cell[KC.OS_TIE]),
+                            defender_win=1.0 - float(cell[KC.OS_WIN]) - float(cell[KC.OS_TIE]),
+                            attacker_losses=float(cell[KC.OS_LA]),
+                            defender_losses=float(cell[KC.OS_LD]), empty=float(cell[KC.OS_EMPTY]),
+                            battles=0, method="exact")
+                        for k in ODDS_FIGURES:
+                            row[f"{k}_ci_low"] = row[k]
+                            row[f"{k}_ci_high"] = row[k]
+                    else:
+                        win, tie = int(cell[KC.OS_WIN]), int(cell[KC.OS_TIE])
+                        est = {"attacker_win": rate(win, n), "tie": rate(tie, n),
+                               "defender_win": rate(n - win - tie, n),
+                               "attacker_losses": mean_from_moments(
+                                   float(cell[KC.OS_LA]), float(cell[KC.OS_LA2]), n),
+                               "defender_losses": mean_from_moments(
+                                   float(cell[KC.OS_LD]), float(cell[KC.OS_LD2]), n),
+                               "empty": rate(int(cell[KC.OS_EMPTY]), n)}
+                        for k in ODDS_FIGURES:
+                            row.update({k: est[k].value, f"{k}_ci_low": est[k].lo,
+                                        f"{k}_ci_high": est[k].hi})
+                        row.update(battles=n, method="monte-carlo")
+                    rows.append(row)
+    return rows
+
+
+ODDS_CHUNK = 500_000
+TABLE_CHUNK = 50_000
+ODDS_POLICY = ("both sides hold 5 cards dealt at random from a full deck (each its own) and "
+               "play the strongest choice: the two highest combat values (a castle doubles the "
+               "defender's weaker one), then the special that adds most points, ties to more "
+               "swords")
+
+
+def sample_odds(deck: Deck, h: int, req: OddsRequest, a_rng: tuple[int, int],
+                d_rng: tuple[int, int], castles: np.ndarray, mountains: np.ndarray
+                ) -> np.ndarray:
+    """Monte Carlo odds counts out[a, d, castle, mountain, OS_*] from req.n battles, each
+    keyed (seed, index), on req.threads threads."""
+    from simcli import engine
+
+    if req.n <= 0:
+        raise UserError(f"-n must be a positive number of battles, not {req.n}")
+    cards = np.ascontiguousarray(deck.table)
+    dk = deck_array(deck)
+    total = np.zeros((KC.MAX_SIZE + 1, KC.MAX_SIZE + 1, 2, 2, KC.N_OS), np.int64)
+    cells = (a_rng[1] - a_rng[0] + 1) * (d_rng[1] - d_rng[0] + 1)
+    size = ODDS_CHUNK if cells <= 4 else TABLE_CHUNK
+
+    def work(chunk: engine.Chunk) -> np.ndarray:
+        out = np.zeros_like(total)
+        KC.odds_chunk(np.uint64(req.seed), chunk.first, chunk.count, dk, cards, h, KC.GREEDY,
+                      KC.GREEDY, a_rng[0], a_rng[1], d_rng[0], d_rng[1], castles, mountains,
+                      out)
+        return out
+
+    def done(_chunk: engine.Chunk, part: np.ndarray) -> None:
+        total[...] += part
+
+    engine.run_chunks(engine.plan(req.n, size), work, done, req.threads, req.progress)
+    return total
+
+
+def _fmt_pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def battle_odds(game: Game, req: OddsRequest) -> OddsResult:
+    """`simcli odds samurai-katana`: one battle's odds, or the whole table with --table."""
+    content: KatanaContent = game.load_content(game.content_path(req.content)).data
+    deck, h = content.deck, content.numbers.hand
+    if req.table:
+        return odds_table(deck, h, req)
+    if req.attacker is None or req.defender is None:
+        raise UserError("give the army sizes with --attacker N --defender M (or ask for the "
+                        "whole table with --table)")
+    if req.attacker < 1:
+        raise UserError(f"--attacker must be at least 1 samurai, not {req.attacker}")
+    if req.defender < 0 or (req.defender == 0 and not req.castle):
+        raise UserError(f"--defender must be at least 1 samurai (0 only with --castle: a "
+                        f"castle alone), not {req.defender}")
+    a = min(req.attacker, KC.MAX_SIZE)
+    d = min(req.defender, KC.MAX_SIZE)
+    c, m = int(req.castle), int(req.mountain)
+    if req.exact:
+        cell = exact_odds(deck.table, deck.counts, h)[a, d, c, m]
+        n = None
+    else:
+        flags_c = np.array([c == 0, c == 1], np.int64)
+        flags_m = np.array([m == 0, m == 1], np.int64)
+        cell = sample_odds(deck, h, req, (a, a), (d, d), flags_c, flags_m)[a, d, c, m]
+        n = req.n
+    grid = np.zeros((KC.MAX_SIZE + 1, KC.MAX_SIZE + 1, 2, 2, KC.N_OS), cell.dtype)
+    grid[a, d, c, m] = cell
+    row = next(r for r in odds_rows(grid, n) if (r["attacker"], r["defender"], r["castle"],
+                                                   r["mountain"]) == (a, d, bool(c), bool(m)))
+    terrain = ", ".join(x for x, on in (("castle", c), ("mountain", m)) if on) or "plain"
+    method = "exact" if n is None else "monte-carlo"
+
+    def ci(k: str, pct: bool = True) -> str:
+        if n is None:
+            return "exact"
+        f = _fmt_pct if pct else (lambda x: f"{x:.3f}")
+        return f"{f(row[k + '_ci_low'])} - {f(row[k + '_ci_high'])}"
+
+    rows = [
+        ["attacker wins", _fmt_pct(row["attacker_win"]), ci("attacker_win")],
+        ["tie (defender holds)", _fmt_pct(row["tie"]), ci("tie")],
+        ["defender wins", _fmt_pct(row["defender_win"]), ci("defender_win")],
+        ["attacker losses (mean samurai)", f"{row['attacker_losses']:.3f}",
+         ci("attacker_losses", False)],
+        ["defender losses (mean samurai)", f"{row['defender_losses']:.3f}",
+         ci("defender_losses", False)],
+        ["territory ends empty", _fmt_pct(row["empty"]), ci("empty")],
+    ]
+    notes = [f"Card choice: {ODDS_POLICY}."]
+    if n is not None:
+        notes.append(f"{n:,} battles (seed {req.seed}); 95% intervals (Wilson for chances, "
+                     f"normal for mean losses).")
+    if max(req.attacker, req.defender) > 5:
+        notes.append("Only 4 samurai count and losses stop at 4, so any army of 5 or more "
+                     "fights like 5.")
+    data = {"game": GAME_NAME, "method": method, "attacker": req.attacker,
+            "defender": req.defender, "castle": bool(c), "mountain": bool(m),
+            "card_policy": ODDS_POLICY, **{k: v for k, v in row.items()
+                                           if k not in ("attacker", "defender", "castle",
+                                                        "mountain", "method")}}
+    if n is not None:
+        data["seed"] = req.seed
+    return OddsResult(
+        title=f"{GAME_NAME} battle odds: {req.attacker} attacking {req.defender} ({terrain}; "
+              f"{method})",
+        columns=["outcome", "value", "95% interval"], rows=rows, notes=notes, data=data)
+
+
+def odds_table(deck: Deck, h: int, req: OddsRequest) -> OddsResult:
+    """The full grid (attacker 1-8, defender 1-8, and 0 with a castle; every terrain case)
+    as Parquet and CSV, and one heatmap per terrain case."""
+    import polars as pl
+
+    from reports import samurai_katana as R
+
+    if req.attacker is not None or req.defender is not None:
+        raise UserError("--table computes every army size; drop --attacker/--defender")
+    if req.castle or req.mountain:
+        raise UserError("--table computes every terrain case; drop --castle/--mountain")
+    if req.exact:
+        grid = exact_odds(deck.table, deck.counts, h)
+        n = None
+    else:
+        on = np.ones(2, np.int64)
+        grid = sample_odds(deck, h, req, (1, KC.MAX_SIZE), (0, KC.MAX_SIZE), on, on)
+        n = req.n
+    frame = pl.DataFrame(odds_rows(grid, n))
+    out = req.out or Path("runs") / f"odds-{GAME_NAME}"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create output folder {out}: {exc.strerror or exc}") from None
+    frame.write_parquet(out / "odds.parquet")
+    frame.write_csv(out / "odds.csv")
+    paths = [out / "odds.parquet", out / "odds.csv"]
+    for c in range(2):
+        for m in range(2):
+            path = out / f"heatmap_{R.terrain_slug(bool(c), bool(m))}.png"
+            R.odds_heatmap(path, frame, bool(c), bool(m))
+            paths.append(path)
+    method = "exact" if n is None else "monte-carlo"
+    rows = []
+    for c in range(2):
+        for m in range(2):
+            part = frame.filter((pl.col("castle") == bool(c)) & (pl.col("mountain") == bool(m)))
+            even = part.filter(pl.col("attacker") == pl.col("defender"))
+            rows.append([R.terrain_label(bool(c), bool(m)), str(part.height),
+                         ", ".join(f"{r['attacker']}v{r['defender']} {_fmt_pct(r['attacker_win'])}"
+                                   for r in even.iter_rows(named=True) if r["attacker"] <= 4)])
+    notes = [f"Card choice: {ODDS_POLICY}."]
+    if n is not None:
+        hw = float((frame["attacker_win_ci_high"] - frame["attacker_win_ci_low"]).max()) / 2
+        notes.append(f"{n:,} deals (seed {req.seed}), every cell scored on each deal; the "
+                     f"widest 95% half-width of a win chance is {100 * hw:.2f} points.")
+    notes += [f"wrote {p}" for p in paths]
+    data = {"game": GAME_NAME, "method": method, "card_policy": ODDS_POLICY,
+            "files": [str(p) for p in paths], "rows": frame.to_dicts()}
+    return OddsResult(title=f"{GAME_NAME} odds table ({method})",
+                      columns=["terrain", "cells", "attacker win, equal armies"], rows=rows,
+                      notes=notes, data=data)
+
+
+# --- the game ---------------------------------------------------------------------------
+
+POLICIES = {
+    "random": (
+        "At each step of its activation picks uniformly among the kinds of action it can take "
+        "(pass, move, play a card, and sell 2 Honor for 1 koku when out of koku), then "
+        "uniformly within the kind: "
+        "any affordable move of a uniform number of samurai along any link (attacks need 2 "
+        "cards), any playable card on any legal target. Buys a uniform number of samurai and "
+        "a castle half the time it can, placed on uniformly drawn territories; plays any "
+        "legal combat choice uniformly; uses Tsunami, Scorched Earth and Shogunal Justice half "
+        "the time it can; discards each card half the time in phase 4; as Emperor names the "
+        "next clan at random."
+    ),
+    "greedy": (
+        "Plays useful cards first (harvest, culture for Honor, insults on the leader, Wako on "
+        "the richest, Ninja on the fullest hand, an uprising that clears a territory next to "
+        "its army). Then makes the best move: a free territory next to its samurai, or an "
+        f"attack with all but one samurai when the exact odds table gives at least "
+        f"{GREEDY_THRESHOLD:.0%}, valued by taxes, cities, province completion, Kyoto and the "
+        "Honor of the win (more against the Shogun or the leader). Keeps 3 koku for moves and "
+        "buys samurai with the rest, placed where its cities are threatened or an attack is "
+        "staged; builds a castle on a city or sea hub when rich. Fights with its strongest "
+        "cards; cancels attacks it would likely lose with Tsunami or Scorched Earth; as "
+        "Emperor makes the leader play first and itself last."
+    ),
+}
+
+RULES = (
+    RuleOption("target-honor", ("20", "25", "30", "35", "40"), "25",
+               "Honor a clan must pass to end the game (20: short game; 30-40: Duration option)."),
+    RuleOption("emperor", ("full", "limited"), "full",
+               "full: the Emperor names each next clan as the turn goes; limited (Limited "
+               "Emperor option): he fixes one order for both phases at the start of the turn."),
+    RuleOption("political-deal", ("standard", "new"), "standard",
+               "Extra cards by clan points: standard 1-5 CP +1, 6+ +2; new (New political "
+               "deal option): 0-2 CP none, 3-5 +1, 6+ +2."),
+    RuleOption("province-values", ("printed", "minus-one"), "printed",
+               "minus-one (Province variant): every province is worth 1 Honor less."),
+    RuleOption("province-honor", ("every-turn", "once"), "every-turn",
+               "Reading: a complete province pays its owner at the end of each of his "
+               "activations (every-turn), or once each time he completes it (once)."),
+    RuleOption("emperor-honor", ("stays", "every-turn"), "stays",
+               "Reading of '1 Honor per turn if he remains Emperor': only when the same clan "
+               "is named Emperor again (stays), or every turn to whoever is named."),
+    RuleOption("land-of-koku", ("off", "on"), "off",
+               "In the land of koku option: on the last turn taxes become Honor, 3 koku for 1."),
+    RuleOption("kyoto-uprising", ("allowed", "forbidden"), "allowed",
+               "Kyoto, imperial city option: no Ikko Ikki uprising (or sect) in Kyoto."),
+    RuleOption("tie-draw", ("2", "3"), "2",
+               "Reading: cards a defender draws after a tie (no one wins, so 2; or 3 as a "
+               "winning defender)."),
+)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Kernel inputs for one run."""
+
+    players: int
+    policies: np.ndarray
+    terr: np.ndarray
+    adj_start: np.ndarray
+    adj: np.ndarray
+    prov: np.ndarray
+    majors: np.ndarray
+    minors: np.ndarray
+    cards: np.ndarray
+    deck: np.ndarray
+    pi: np.ndarray
+    pf: np.ndarray
+    win: np.ndarray
+
+
+def kernel_map(board: Board, numbers: Numbers, minus_one: bool
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(terr, adj, prov) arrays in the kernel's layout."""
+    T = len(board.ids)
+    terr = np.zeros((T, K.N_TC), np.int64)
+    terr[:, K.TC_PROV] = board.province
+    terr[:, K.TC_MOUNT] = board.mountain
+    terr[:, K.TC_CP] = board.city_cp
+    terr[:, K.TC_TAX] = np.where(board.mountain, numbers.tax_mountain, numbers.tax_plain)
+    for t in range(T):
+        terr[t, K.TC_SEA] = board.adj_sea[board.adj_start[t]:board.adj_start[t + 1]].sum()
+    adj = np.stack([board.adj_to, board.adj_sea]).astype(np.int64)
+    NP = len(board.province_ids)
+    prov = np.zeros((NP, K.N_PC), np.int64)
+    prov[:, K.PC_HONOR] = np.maximum(board.province_honor - int(minus_one), 0)
+    prov[:, K.PC_SIZE] = np.bincount(board.province, minlength=NP)
+    return terr, adj, prov
+
+
+class SamuraiKatana(Game):
+    """Samurai & Katana (Sengoku campaign with card combat), 3-6 players."""
+
+    name = GAME_NAME
+    title = "Samurai & Katana"
+    min_players = 3
+    max_players = 6
+    default_players = 4
+    policies = POLICIES
+    default_policy = "greedy"
+    rules = RULES
+    default_n = 50_000
+    chunk_size = 1_000
+    kernel = K.play_chunk
+    supports_mirror = True
+    own_metric_names = ("emperor_catch_up", "attacker_win_rate", "kinai_winner",
+                        "elimination_rate")
+    odds_options = ("attacker", "defender", "castle", "mountain", "table", "out", "exact", "n",
+                    "seed", "threads", "content")
+    row_columns = (
+        "winner", "turns", "completed",
+        *(f"honor_{s}" for s in range(K.MAX_P)),
+        *(f"clan_points_{s}" for s in range(K.MAX_P)),
+        *(f"start_income_{s}" for s in range(K.MAX_P)),
+    )
+
+    def load_content(self, path: Path) -> Content:
+        """Read and validate a map-and-deck file."""
+        return parse_content(path)
+
+    def prepare(
+        self, content: Content, players: int, seats: tuple[str, ...], rules: dict[str, str]
+    ) -> Prepared:
+        """Kernel inputs: map and deck arrays, parameters, greedy's odds table."""
+        data: KatanaContent = content.data
+        board, numbers = data.board, data.numbers
+        k = PLAYER_COUNTS.index(players)
+        majors = np.array([t for t in range(len(board.ids))
+                           if board.city_cp[t] == 2 and t != board.kyoto], np.int64)
+        minors = np.array([t for t in range(len(board.ids)) if board.city_cp[t] == 1], np.int64)
+        need_minor = numbers.minor_cities[k] * players
+        if len(majors) < players or len(minors) < need_minor:
+            raise UserError(
+                f"content '{content.name}' has {len(majors)} major cities (without Kyoto) and "
+                f"{len(minors)} minor ones; {players} players draw {players} and {need_minor}")
+        terr, adj, prov = kernel_map(board, numbers, rules["province-values"] == "minus-one")
+        pi = np.zeros(K.N_PI, np.int64)
+        pi[K.PI_TARGET] = int(rules["target-honor"])
+        pi[K.PI_LIMITED] = int(rules["emperor"] == "limited")
+        pi[K.PI_NEW_DEAL] = int(rules["political-deal"] == "new")
+        pi[K.PI_PROV_ONCE] = int(rules["province-honor"] == "once")
+        pi[K.PI_EMP_EVERY] = int(rules["emperor-honor"] == "every-turn")
+        pi[K.PI_LAND_KOKU] = int(rules["land-of-koku"] == "on")
+        pi[K.PI_KYOTO_SAFE] = int(rules["kyoto-uprising"] == "forbidden")
+        pi[K.PI_TIE_DRAW] = int(rules["tie-draw"])
+        pi[K.PI_HAND] = numbers.hand
+        pi[K.PI_START_KOKU] = numbers.start_koku
+        pi[K.PI_SAMURAI] = numbers.samurai[k]
+        pi[K.PI_CASTLES] = numbers.castles
+        pi[K.PI_CASTLE_COST] = numbers.castle_cost
+        pi[K.PI_KYOTO_COST] = numbers.kyoto_castle_cost
+        pi[K.PI_MINORS] = numbers.minor_cities[k]
+        pi[K.PI_EXTRA] = numbers.extra_samurai[k]
+        pi[K.PI_RET_SAM] = numbers.return_samurai
+        pi[K.PI_RET_KOKU] = numbers.return_koku
+        pi[K.PI_MAX_TURNS] = MAX_TURNS
+        pi[K.PI_MAX_ACTIONS] = MAX_ACTIONS
+        pi[K.PI_KYOTO] = board.kyoto
+        pi[K.PI_TRACE] = TRACE_GAMES
+        if numbers.samurai[k] < 1 + numbers.minor_cities[k] + numbers.extra_samurai[k]:
+            raise UserError(f"content '{content.name}': {numbers.samurai[k]} samurai per clan "
+                            f"cannot cover the starting cities and extra samurai")
+        pf = np.zeros(K.N_PF)
+        pf[K.PF_THRESHOLD] = GREEDY_THRESHOLD
+        codes = {"random": K.RANDOM, "greedy": K.GREEDY}
+        return Prepared(
+            players=players, policies=np.array([codes[s] for s in seats], np.int64),
+            terr=terr, adj_start=board.adj_start, adj=adj, prov=prov, majors=majors,
+            minors=minors, cards=np.ascontiguousarray(data.deck.table),
+            deck=deck_array(data.deck), pi=pi, pf=pf, win=win_table(data),
+        )
+
+    def new_aggregates(self, prep: Prepared) -> dict[str, np.ndarray]:
+        """Zeroed statistics in the kernel's layout."""
+        z = np.zeros
+        T = prep.terr.shape[0]
+        NP = prep.prov.shape[0]
+        return {
+            "wins": z(K.MAX_P, np.int64),
+            "misc": z(K.N_MISC, np.int64),
+            "lengths": z(K.N_LEN, np.int64),
+            "margin": z(K.N_MARGIN, np.int64),
+            "start_income": z((K.N_INCOME, 2), np.int64),
+            "start_major": z((T, 2), np.int64),
+            "start_cluster": z((K.N_CLUSTER, 2), np.int64),
+            "catch_up": z((MAX_TURNS + 1, 2), np.int64),
+            "sources": z((K.N_SRC, K.N_SR), np.int64),
+            "provinces": z((NP, K.N_PS), np.int64),
+            "battles": z((2, 2, K.N_BS), np.int64),
+            "cards": z((prep.cards.shape[0], K.N_CS), np.int64),
+            "seat": z((K.MAX_P, K.N_SS), np.int64),
+            "trace": z((TRACE_GAMES, K.MAX_P, K.TRACE_TURNS), np.int64),
+        }
+
+    def run_chunk(
+        self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
+        rows: np.ndarray | None, rotation: int = 0,
+    ) -> None:
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
+        play(prep, seed, first, count, aggs, rows, rotation)
+
+    def odds(self, req: OddsRequest) -> OddsResult:
+        """Odds of one battle, or the whole table."""
+        return battle_odds(self, req)
+
+    def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
+        """Seat wins, shared wins (exact ties after every tie-break), completion, length in
+        turns, Honor margin."""
+        misc = aggs["misc"]
+        shared = int(misc[K.M_SHARED])
+        games = int(aggs["wins"].sum()) + shared
+        return CoreStats(
+            games=games, seat_wins=aggs["wins"][:players].copy(), shared=shared,
+            completed=games - int(misc[K.M_CAPPED]), length=aggs["lengths"].copy(),
+            length_unit="turns", margin=aggs["margin"].copy(),
+        )
+
+    def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
+        """Emperor catch-up, attacker success, Kinai and eliminations."""
+        from reports.stats import rate
+
+        games = int(aggs["wins"].sum() + aggs["misc"][K.M_SHARED])
+        catch = aggs["catch_up"][CATCH_UP_TURN]
+        b = aggs["battles"].sum(axis=(0, 1))
+        kinai = int(aggs["misc"][K.M_KINAI_WINNER])
+        return [
+            ("emperor_catch_up", rate(int(catch[1]), int(catch[0])),
+             f"Chance that the clan with the fewest Honor after turn {CATCH_UP_TURN} (the "
+             f"Emperor named then) wins; 1/{players} would be a full catch-up."),
+            ("attacker_win_rate", rate(int(b[K.BS_ATT]), int(b[K.BS_N])),
+             "Share of campaign battles the attacker wins (ties go to the defender)."),
+            ("kinai_winner", rate(kinai, games),
+             "Share of games whose winner holds Kyoto's whole province (Kinai) at the end."),
+            ("elimination_rate", rate(int(aggs["misc"][K.M_GAMES_ELIM]), games),
+             "Share of games in which at least one clan is eliminated."),
+        ]
+
+    def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
+        """Tables, findings and charts for a finished run."""
+        from reports import samurai_katana as R
+
+        return R.summarize(named_stats(aggs, content.data, manifest), manifest)
+
+
+def seat_lanes(policies: np.ndarray, rotation: int) -> tuple[np.ndarray, np.ndarray]:
+    """(policy per seat, random-stream lane per seat) when player j sits at seat
+    (j + rotation) % P."""
+    P = len(policies)
+    players = (np.arange(P) - rotation) % P
+    return policies[players].astype(np.int64), players.astype(np.int64)
+
+
+def play(prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
+         rows: np.ndarray | None = None, rotation: int = 0) -> tuple[np.ndarray, ...]:
+    """Play games first .. first+count-1 into `aggs`; returns the scratch buffers, which
+    hold the last game's final state (bd, pl, pcount, hand, piles, gs, src, hist, scr,
+    row; see kernels.samurai_katana.new_buffers)."""
+    from kernels.rng import STATE_SIZE
+
+    out = rows if rows is not None else np.zeros((0, K.N_ROW), np.int64)
+    pol, lane = seat_lanes(prep.policies, rotation)
+    bufs = K.new_buffers(prep.players, prep.terr.shape[0], prep.prov.shape[0],
+                         prep.deck.shape[0], int(prep.pi[K.PI_MAX_TURNS]))
+    states = np.zeros((K.MAX_P + 1, STATE_SIZE), np.uint64)  # one per lane, keyed per game
+    pi = prep.pi
+    if rotation:  # a mirrored deal's sample Honor traces come from rotation 0 alone
+        pi = pi.copy()
+        pi[K.PI_TRACE] = 0
+    K.play_chunk(np.uint64(seed), first, count, prep.players, pol, lane, states, *bufs,
+                 prep.terr, prep.adj_start, prep.adj, prep.prov, prep.majors, prep.minors,
+                 prep.cards, prep.deck, pi, prep.pf, prep.win, aggs["wins"], aggs["misc"],
+                 aggs["lengths"], aggs["margin"], aggs["start_income"], aggs["start_major"],
+                 aggs["start_cluster"], aggs["catch_up"], aggs["sources"], aggs["provinces"],
+                 aggs["battles"], aggs["cards"], aggs["seat"], aggs["trace"], out)
+    return bufs
+
+
+def named_stats(aggs: dict[str, np.ndarray], data: KatanaContent, manifest: dict[str, Any]
+                ) -> dict[str, Any]:
+    """The kernel's arrays under plain names, for reports (which know nothing of kernels)."""
+    board, deck = data.board, data.deck
+    players = manifest["players"]
+    misc = aggs["misc"]
+    grid = exact_odds(deck.table, deck.counts, data.numbers.hand)
+    minus_one = manifest["rules"].get("province-values") == "minus-one"
+    return {
+        "players": players,
+        "games": int(aggs["wins"].sum() + misc[K.M_SHARED]),
+        "wins": aggs["wins"][:players],
+        "shared": int(misc[K.M_SHARED]),
+        "capped": int(misc[K.M_CAPPED]),
+        "lengths": aggs["lengths"],
+        "margin": aggs["margin"],
+        "start_income": aggs["start_income"],
+        "start_cluster": aggs["start_cluster"],
+        "start_major": {"territory": list(board.ids), "city": list(board.city_name),
+                        "n": aggs["start_major"][:, 0], "won": aggs["start_major"][:, 1]},
+        "catch_up": aggs["catch_up"],
+        "catch_up_turn": CATCH_UP_TURN,
+        "sources": {"name": ["combat", "provinces", "Kyoto", "cards", "Emperor",
+                             "land of koku", "lost as Shogun", "lost to cards", "sold"],
+                    "gain": [True] * 6 + [False] * 3,
+                    "sum": aggs["sources"][:, K.SR_SUM], "sq": aggs["sources"][:, K.SR_SQ],
+                    "win_sum": aggs["sources"][:, K.SR_WIN],
+                    "win_sq": aggs["sources"][:, K.SR_WIN_SQ]},
+        "provinces": {"name": list(board.province_names),
+                      "honor": np.maximum(board.province_honor - int(minus_one), 0),
+                      "territories": np.bincount(board.province,
+                                                 minlength=len(board.province_ids)),
+                      "turns_held": aggs["provinces"][:, K.PS_TURNS],
+                      "ever": aggs["provinces"][:, K.PS_EVER],
+                      "end": aggs["provinces"][:, K.PS_END],
+                      "winner": aggs["provinces"][:, K.PS_WINNER]},
+        "battles": {"n": aggs["battles"][..., K.BS_N], "att": aggs["battles"][..., K.BS_ATT],
+                    "tie": aggs["battles"][..., K.BS_TIE],
+                    "empty": aggs["battles"][..., K.BS_EMPTY],
+                    "la": aggs["battles"][..., K.BS_LA], "ld": aggs["battles"][..., K.BS_LD]},
+        "cards": {"name": list(deck.names), "kind": list(deck.kinds), "count": deck.counts,
+                  "power": aggs["cards"][:, K.CS_POWER], "combat": aggs["cards"][:, K.CS_COMBAT],
+                  "countered": aggs["cards"][:, K.CS_COUNTERED]},
+        "seat": {"emperor_turns": aggs["seat"][:players, K.SS_EMP_TURNS],
+                 "shogun_turns": aggs["seat"][:players, K.SS_SHOGUN_TURNS],
+                 "honor": aggs["seat"][:players, K.SS_HONOR],
+                 "honor_sq": aggs["seat"][:players, K.SS_HONOR2],
+                 "eliminated": aggs["seat"][:players, K.SS_ELIM],
+                 "clan_points": aggs["seat"][:players, K.SS_CP]},
+        "trace": aggs["trace"][:, :players, :],
+        "misc": {"eliminations": int(misc[K.M_ELIM]), "returns": int(misc[K.M_RETURNS]),
+                 "moves_cancelled": int(misc[K.M_CANCELLED]),
+                 "cards_countered": int(misc[K.M_COUNTERED]),
+                 "reshuffles": int(misc[K.M_RESHUFFLES]),
+                 "action_cap_hits": int(misc[K.M_ACTION_CAP]),
+                 "actions": int(misc[K.M_ACTIONS]), "moves": int(misc[K.M_MOVES]),
+                 "cards_played": int(misc[K.M_EVENTS]),
+                 "samurai_bought": int(misc[K.M_BOUGHT_SAMURAI]),
+                 "castles_bought": int(misc[K.M_BOUGHT_CASTLES]),
+                 "honor_sales": int(misc[K.M_SOLD]), "defenders_filled": int(misc[K.M_FILLED]),
+                 "castles_taken": int(misc[K.M_CASTLES_TAKEN]),
+                 "no_return_turns": int(misc[K.M_NO_RETURN])},
+        "odds": {"win": grid[..., KC.OS_WIN], "tie": grid[..., KC.OS_TIE],
+                 "attacker_losses": grid[..., KC.OS_LA], "defender_losses": grid[..., KC.OS_LD],
+                 "empty": grid[..., KC.OS_EMPTY], "max_size": KC.MAX_SIZE,
+                 "policy": ODDS_POLICY},
+    }

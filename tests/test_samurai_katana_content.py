@@ -1,0 +1,170 @@
+"""Samurai & Katana content: the shipped map and deck, and the errors a broken file gets."""
+
+import re
+
+import numpy as np
+import pytest
+
+from simcli.errors import UserError
+from simcli.games.samurai_katana import SamuraiKatana
+
+GAME = SamuraiKatana()
+STANDARD = GAME.content_path(None)
+
+
+def test_standard_content_follows_the_rulebook_and_the_sheet():
+    c = GAME.load_content(STANDARD)
+    board, deck, numbers = c.data.board, c.data.deck, c.data.numbers
+    assert c.assumed and board.assumed and deck.assumed.all()
+    assert int(deck.counts.sum()) == 55
+    assert len(board.province_ids) == 8 and 35 <= len(board.ids) <= 45
+    honor = dict(zip(board.province_ids, board.province_honor.tolist(), strict=True))
+    assert honor["kinai"] == 5 and honor["tokaido"] == 3
+    # 19 city markers: 7 major including Kyoto, 12 minor; Kyoto is in Kinai
+    assert (board.city_cp == 2).sum() == 7 and (board.city_cp == 1).sum() == 12
+    assert board.city_name[board.kyoto] == "Kyoto"
+    assert board.province_ids[board.province[board.kyoto]] == "kinai"
+    # every card the rulebook names is in the deck
+    for name in ("Shogunal Justice", "Ikko Ikki Uprising", "Hokke Sect", "Nichiren Sect",
+                 "Insult", "Plot", "Tsunami", "Alliance", "Ninja", "Scorched Earth",
+                 "Tea Ceremony", "No Theatre", "Wako Pirates"):
+        assert name in deck.names
+    # the rulebook's numbers
+    assert (numbers.hand, numbers.start_koku, numbers.castles) == (5, 5, 3)
+    assert (numbers.castle_cost, numbers.kyoto_castle_cost) == (4, 6)
+    assert numbers.samurai == (20, 20, 18, 15)
+    assert numbers.minor_cities == (3, 3, 2, 2) and numbers.extra_samurai == (4, 4, 3, 3)
+    # links are symmetric in the CSR arrays too
+    links = {(t, int(board.adj_to[e]), int(board.adj_sea[e])) for t in range(len(board.ids))
+             for e in range(board.adj_start[t], board.adj_start[t + 1])}
+    assert all((b, a, s) in links for a, b, s in links)
+    assert np.array_equal(np.bincount(board.province), [4, 6, 8, 6, 4, 5, 5, 6])
+
+
+def test_six_players_draw_every_city_but_kyoto():
+    prep = GAME.prepare(GAME.load_content(STANDARD), 6, ("random",) * 6,
+                        GAME.resolve_rules([]))
+    assert len(prep.majors) == 6 and len(prep.minors) == 12
+
+
+def edited(tmp_path, old, new, count=1):
+    text = STANDARD.read_text()
+    assert old in text, old
+    path = tmp_path / "map.toml"
+    path.write_text(text.replace(old, new, count))
+    return path
+
+
+def error_of(path):
+    with pytest.raises(UserError) as exc:
+        GAME.load_content(path)
+    return str(exc.value)
+
+
+def at(path, entry_id):
+    """'line N' of the entry with this id."""
+    return f"line {line_of(path, f'id = {chr(34)}{entry_id}{chr(34)}')}"
+
+
+def line_of(path, needle):
+    for i, line in enumerate(path.read_text().splitlines(), start=1):
+        if needle in line:
+            return i
+    raise AssertionError(needle)
+
+
+def test_asymmetric_adjacency_is_rejected_naming_the_entry(tmp_path):
+    # Dewa forgets Mutsu; Mutsu still lists Dewa
+    path = edited(tmp_path, 'land = ["mutsu", "echigo"], sea = []',
+                  'land = ["echigo"], sea = []')
+    msg = error_of(path)
+    assert "asymmetric adjacency" in msg and "'mutsu'" in msg and "'dewa'" in msg
+    assert at(path, "mutsu") in msg
+
+
+def test_land_link_listed_as_sea_at_the_other_end_is_asymmetric(tmp_path):
+    path = edited(tmp_path, 'land = ["mutsu", "echigo"], sea = []',
+                  'land = ["echigo"], sea = ["mutsu"]')
+    msg = error_of(path)
+    assert "asymmetric adjacency" in msg and "sea neighbour" in msg
+
+
+def test_unknown_territory_is_rejected(tmp_path):
+    path = edited(tmp_path, 'land = ["mutsu", "echigo"], sea = []',
+                  'land = ["mutsu", "echigo", "ezo"], sea = []')
+    msg = error_of(path)
+    assert "territory 'dewa'" in msg and "'ezo' is not a territory" in msg
+    assert at(path, "dewa") in msg
+
+
+def test_province_without_territories_is_rejected(tmp_path):
+    path = edited(tmp_path, '{ id = "saikaido", name = "Saikaido", honor = 3, assumed = true },',
+                  '{ id = "saikaido", name = "Saikaido", honor = 3, assumed = true },\n'
+                  '  { id = "ezo", name = "Ezo", honor = 2, assumed = true },')
+    msg = error_of(path)
+    assert "province 'ezo' has no territories" in msg
+    assert at(path, "ezo") in msg
+
+
+def test_disconnected_map_is_rejected(tmp_path):
+    # cut Sado's two sea links at both ends
+    text = STANDARD.read_text()
+    text = text.replace('sea = ["kaga", "echigo"]', 'sea = []')
+    text = text.replace('land = ["hida", "echizen", "etchu"], sea = ["sado"]',
+                        'land = ["hida", "echizen", "etchu"], sea = []')
+    text = text.replace('land = ["shinano", "kozuke", "mutsu", "dewa", "etchu"], sea = ["sado"]',
+                        'land = ["shinano", "kozuke", "mutsu", "dewa", "etchu"], sea = []')
+    path = tmp_path / "island.toml"
+    path.write_text(text)
+    msg = error_of(path)
+    assert "not connected" in msg and "'sado'" in msg
+    assert at(path, "sado") in msg
+
+
+@pytest.mark.parametrize(("old", "new", "words"), [
+    ('territory = "settsu", size = "major"', 'territory = "osaka-bay", size = "major"',
+     ["city 'Osaka'", "unknown territory 'osaka-bay'"]),
+    ('territory = "settsu", size = "major"', 'territory = "yamato", size = "major"',
+     ["city 'Nara'", "territory 'yamato' already holds Osaka"]),
+    ('size = "major", kyoto = true', 'size = "major"', ["no city is marked kyoto"]),
+    ('terrain = "mountain", land = ["mutsu", "echigo"]', 'terrain = "hills", land = ["mutsu", '
+     '"echigo"]', ["territory 'dewa'", "'terrain' must be plain or mountain"]),
+    ('province = "kinai", terrain = "plain", land = ["yamashiro", "izumi", "ise", "kii"]',
+     'province = "kansai", terrain = "plain", land = ["yamashiro", "izumi", "ise", "kii"]',
+     ["territory 'yamato'", "unknown province 'kansai'"]),
+    ('kind = "special", effect = "fan", amount = 3', 'kind = "event", effect = "fan", amount = 3',
+     ["card 'Ambush'", "effect 'fan' belongs on a special card"]),
+    ('name = "Ashigaru", count = 7, value = 1', 'name = "Ashigaru", count = 7, value = 12',
+     ["card 'Ashigaru'", "field 'value' must be an integer 0-9"]),
+    ('kind = "anytime", effect = "ninja"', 'kind = "anytime", effect = "teleport"',
+     ["card 'Ninja'", "field 'effect' must be one of"]),
+    ("castle_cost = 4", "castle_cost = -4", ["field 'castle_cost'"]),
+    ("samurai = { 3 = 20, 4 = 20, 5 = 18, 6 = 15 }", "samurai = { 3 = 20, 4 = 20 }",
+     ["field 'samurai' must give a number for each player count"]),
+    ('game = "samurai-katana"', 'game = "samsara"', ["content is for 'samsara'"]),
+])
+def test_bad_entries_are_named(tmp_path, old, new, words):
+    path = edited(tmp_path, old, new)
+    msg = error_of(path)
+    for w in words:
+        assert w in msg, msg
+    assert re.search(r"line \d+", msg), msg
+
+
+def test_malformed_and_missing_files(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[map\n")
+    assert "malformed TOML" in error_of(bad)
+    assert "cannot read content file" in error_of(tmp_path / "missing.toml")
+    empty = tmp_path / "empty.toml"
+    empty.write_text('[content]\ngame = "samurai-katana"\n')
+    assert "[map]" in error_of(empty)
+
+
+def test_too_few_cities_for_the_player_count(tmp_path):
+    path = edited(tmp_path, '{ name = "Hakata", territory = "chikuzen", size = "major", '
+                  'assumed = true },', "")
+    content = GAME.load_content(path)
+    GAME.prepare(content, 5, ("random",) * 5, GAME.resolve_rules([]))  # 5 majors are enough
+    with pytest.raises(UserError, match="5 major cities"):
+        GAME.prepare(content, 6, ("random",) * 6, GAME.resolve_rules([]))
