@@ -11,7 +11,7 @@ loses samurai equal to the swords on the other side's cards, at most 4 and at mo
 import numpy as np
 from numba import njit
 
-from kernels.config import JIT, NO_ALLOC
+from kernels.config import INLINE, JIT, NO_ALLOC
 from kernels.rng import GOLDEN, STATE_SIZE, below, mix64, next_u64
 
 # Card table columns
@@ -70,7 +70,6 @@ OS_EMPTY = 6  # the territory ends with no piece on it
 N_OS = 7
 MAX_SIZE = 8  # odds grid: army sizes 0..8
 
-INLINE = {**NO_ALLOC, "inline": "always"}  # tiny helpers, inlined at numba IR level
 
 _MASK32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(1) << np.uint64(32)

@@ -10,7 +10,7 @@ stream states[MAX_P]. Card codes are rows of the combat card table (katana_comba
 import numpy as np
 from numba import njit
 
-from kernels.config import JIT, NO_ALLOC
+from kernels.config import INLINE, JIT, NO_ALLOC
 from kernels.katana_combat import (
     ATTACKER,
     CC_AMOUNT,
@@ -44,7 +44,6 @@ from kernels.rng import below, seed_lanes, shuffle
 # Helpers inlined into their callers at numba IR level: tiny ones, and the one-call-site
 # chain play_game > activation > do_move > battle, so that the whole game is optimised once
 # (numba re-optimises every separately compiled function's callees when linking them).
-INLINE = {**NO_ALLOC, "inline": "always"}
 
 RANDOM = 0
 MAX_P = 6
