@@ -30,7 +30,8 @@ def bars_with_ci(path: Path, labels: Sequence[str], values, lo, hi, *, title: st
     fig, ax = _figure(max(4.5, 0.9 * len(labels) + 2), 3.6)
     x = np.arange(len(labels))
     ax.bar(x, values * scale, color="#4C72B0")
-    ax.errorbar(x, values * scale, yerr=[(values - lo) * scale, (hi - values) * scale],
+    ax.errorbar(x, values * scale, yerr=[np.maximum(values - lo, 0) * scale,
+                                         np.maximum(hi - values, 0) * scale],
                 fmt="none", ecolor="black", capsize=4)
     if reference is not None:
         ax.axhline(reference * scale, color="#C44E52", linestyle="--", label=ref_label)
@@ -110,7 +111,8 @@ def scatter_with_ci(path: Path, x, value, lo, hi, *, labels: Sequence[str] | Non
     x, value, lo, hi = (np.asarray(a, float) for a in (x, value, lo, hi))
     jitter = (np.arange(len(x)) % 7 - 3) * 0.04
     fig, ax = _figure(6.4, 4.0)
-    ax.errorbar(x + jitter, value * scale, yerr=[(value - lo) * scale, (hi - value) * scale],
+    ax.errorbar(x + jitter, value * scale, yerr=[np.maximum(value - lo, 0) * scale,
+                                                 np.maximum(hi - value, 0) * scale],
                 fmt="o", ms=3, color="#4C72B0", ecolor="#999999", capsize=2)
     if reference is not None:
         ax.axhline(reference * scale, color="#C44E52", linestyle="--")

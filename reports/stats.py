@@ -47,7 +47,8 @@ def rate(k: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    # clamp so that lo <= p <= hi despite rounding (k = 0 or k = n)
+    return Estimate(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)), n)
 
 
 def binomial_p(k: int, n: int, p0: float) -> float:

@@ -57,3 +57,9 @@ def test_mean_interval_contains_mean():
 def test_holm_adjustment():
     assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert holm([0.5]) == [0.5]
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 7), (7, 7), (0, 10**6), (10**6, 10**6), (1, 3)])
+def test_interval_always_contains_its_value(k, n):
+    e = rate(k, n)
+    assert e.lo <= e.value <= e.hi
