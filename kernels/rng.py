@@ -140,3 +140,16 @@ def roll_top2(state, k, faces):
         t2 = max(t2, min(t1, d))
         t1 = max(t1, d)
     return t1, t2
+
+
+@njit(**JIT)
+def rotation_lanes(P, pol, rotation, size):
+    """(policy per seat, stream lane per seat) when player j, with policy pol[j] and its own
+    stream lane j, sits at seat (j + rotation) % P; arrays of length `size`."""
+    seat_pol = np.zeros(size, np.int64)
+    lane = np.zeros(size, np.int64)
+    for s in range(P):
+        j = (s - rotation) % P
+        seat_pol[s] = pol[j]
+        lane[s] = j
+    return seat_pol, lane

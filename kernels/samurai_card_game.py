@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from kernels.config import INLINE, JIT, NO_ALLOC
-from kernels.rng import below, new_state, seed_stream, shuffle
+from kernels.rng import below, new_states, rotation_lanes, seed_lanes, shuffle
 
 # Small helpers of the hot loops are inlined at compile time (a call that passes arrays
 # costs more than their bodies).
@@ -736,11 +736,12 @@ def decide_winner(taken, P, dom, ndom):
 
 
 @njit(**NO_ALLOC)
-def play_game(state, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo, vsum, vdeck,
+def play_game(states, lane, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo, vsum, vdeck,
               hands, decks, st, taken, offs, sums, fs, vtab, xkey, xtab, kpos, kadd, kscore,
               gains, opens, assign, wins3, dom, ndom, wins, shared, outcome, winby, elim, domn,
               markers, ends, lengths, vhist, kinds, heat, misc, row):
-    """Play one whole game from the stream `state` on a cleared board; add its statistics.
+    """Play one whole game on a cleared board; add its statistics. Seat p's deck and random
+    choices come from stream states[lane[p]], the village deck from states[MAX_P].
 
     Returns the outcome (O_OUTRIGHT, O_SHARED or O_NONE); the board is left as it ended.
     """
@@ -753,7 +754,7 @@ def play_game(state, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo, vsu
     for p in range(P):
         for i in range(NC):
             decks[p, i] = setc[i] | p
-        shuffle(state, decks[p], NC)
+        shuffle(states[lane[p]], decks[p], NC)
         st[ST_DECK + p] = NC
         st[ST_HAND + p] = 0
         while st[ST_HAND + p] < hand_size and st[ST_DECK + p] > 0:
@@ -764,7 +765,7 @@ def play_game(state, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo, vsu
             taken[p, s] = 0
     for i in range(NV):
         vdeck[i] = vmasks[i]
-    shuffle(state, vdeck, NV)
+    shuffle(states[MAX_P], vdeck, NV)
     for s in range(N_SHAPES):
         st[ST_REM + s] = supply
     st[ST_TURNS] = 0
@@ -785,11 +786,11 @@ def play_game(state, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo, vsu
                                        vdeck, hands, cur, P, pf, fs, sums, kpos, kadd, kscore,
                                        opens)
             else:
-                hi = below(state, st[ST_HAND + cur])
-                cell = np.int64(lists[L_FRONT, below(state, st[ST_NF])])
-            play_turn(state, cur, hi, cell, P, pol, pi, pf, grid, fpos, lists, vinfo, vsum,
-                      vdeck, hands, decks, st, taken, offs, sums, fs, gains, opens, assign,
-                      wins3, kinds, heat, misc)
+                hi = below(states[lane[cur]], st[ST_HAND + cur])
+                cell = np.int64(lists[L_FRONT, below(states[lane[cur]], st[ST_NF])])
+            play_turn(states[lane[cur]], cur, hi, cell, P, pol, pi, pf, grid, fpos, lists,
+                      vinfo, vsum, vdeck, hands, decks, st, taken, offs, sums, fs, gains,
+                      opens, assign, wins3, kinds, heat, misc)
             for s in range(N_SHAPES):
                 if st[ST_REM + s] <= 0:
                     end |= E_MARKERS
@@ -886,22 +887,24 @@ def new_buffers(P, NC, NV, R, hand_size):
 
 @njit(**JIT)
 def play_chunk(seed, first, count, P, pol, setc, vmasks, pi, pf, wins, shared, outcome, winby,
-               elim, domn, markers, ends, lengths, vhist, kinds, heat, misc, rows):
+               elim, domn, markers, ends, lengths, vhist, kinds, heat, misc, rows, rotation):
     """Play games first .. first+count-1 of the run keyed by `seed`; add their statistics.
 
-    `rows` is either (count, N_ROW) to receive one row per game, or (0, N_ROW).
+    `pol` lists the players' policies; in `rotation` r player j (its policy and its own
+    stream) sits at seat (j + r) % P. `rows` is (count, N_ROW) or (0, N_ROW).
     """
     (grid, fpos, lists, vinfo, vsum, vdeck, hands, decks, st, taken, offs, sums, fs, vtab,
      xkey, xtab, kpos, kadd, kscore, gains, opens, assign, wins3, dom, ndom) = new_buffers(
         P, setc.shape[0], vmasks.shape[0], pi[PI_R], pi[PI_HAND])
-    state = new_state(0)
+    states = new_states(0, MAX_P + 1)
+    seat_pol, lane = rotation_lanes(P, pol, rotation, MAX_P)
     row = np.zeros(N_ROW, np.int64)
     keep = rows.shape[0] > 0
     for g in range(count):
-        seed_stream(state, seed, first + g)
-        play_game(state, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo, vsum, vdeck,
-                  hands, decks, st, taken, offs, sums, fs, vtab, xkey, xtab, kpos, kadd,
-                  kscore, gains, opens, assign, wins3, dom, ndom, wins, shared, outcome,
+        seed_lanes(states, seed, first + g)
+        play_game(states, lane, P, seat_pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo,
+                  vsum, vdeck, hands, decks, st, taken, offs, sums, fs, vtab, xkey, xtab, kpos,
+                  kadd, kscore, gains, opens, assign, wins3, dom, ndom, wins, shared, outcome,
                   winby, elim, domn, markers, ends, lengths, vhist, kinds, heat, misc, row)
         clear_board(grid, fpos, lists, st)
         if keep:
@@ -916,10 +919,11 @@ def play_single(seed, index, P, pol, setc, vmasks, pi, pf, wins, shared, outcome
     (grid, fpos, lists, vinfo, vsum, vdeck, hands, decks, st, taken, offs, sums, fs, vtab,
      xkey, xtab, kpos, kadd, kscore, gains, opens, assign, wins3, dom, ndom) = new_buffers(
         P, setc.shape[0], vmasks.shape[0], pi[PI_R], pi[PI_HAND])
-    state = new_state(0)
-    seed_stream(state, seed, index)
+    states = new_states(0, MAX_P + 1)
+    seed_lanes(states, seed, index)
+    seat_pol, lane = rotation_lanes(P, pol, 0, MAX_P)
     row = np.zeros(N_ROW, np.int64)
-    res = play_game(state, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo, vsum,
+    res = play_game(states, lane, P, seat_pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo, vsum,
                     vdeck, hands, decks, st, taken, offs, sums, fs, vtab, xkey, xtab, kpos,
                     kadd, kscore, gains, opens, assign, wins3, dom, ndom, wins, shared,
                     outcome, winby, elim, domn, markers, ends, lengths, vhist, kinds, heat,

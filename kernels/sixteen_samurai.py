@@ -9,7 +9,7 @@ from numba import njit
 
 from kernels.config import JIT, NO_ALLOC
 from kernels.dice import UMA, popcount, resolve, top_group
-from kernels.rng import below, new_states, roll_top2, seed_lanes, shuffle
+from kernels.rng import below, new_states, roll_top2, rotation_lanes, seed_lanes, shuffle
 
 # Policies
 RANDOM = 0
@@ -801,18 +801,6 @@ def new_buffers(P, R, clan, hand_size):
 
 
 @njit(**JIT)
-def seat_lanes(P, pol, rotation):
-    """(policy per seat, luck lane per seat) when player j sits at seat (j + rotation) % P."""
-    seat_pol = np.zeros(MAX_P, np.int64)
-    lane = np.zeros(MAX_P, np.int64)
-    for s in range(P):
-        j = (s - rotation) % P
-        seat_pol[s] = pol[j]
-        lane[s] = j
-    return seat_pol, lane
-
-
-@njit(**JIT)
 def play_chunk(seed, first, count, P, pol, ratings, totals, rank_order, pi, pf, table, td,
                wins, lengths, decl, decl_ab, cards, clan, battle, misc, fbp, rows, rotation):
     """Play games first .. first+count-1 of the run keyed by `seed`; add their statistics.
@@ -825,7 +813,7 @@ def play_chunk(seed, first, count, P, pol, ratings, totals, rank_order, pi, pf, 
     (perm, inpool, avail, owner, pickno, deck, deck_n, hand, hand_n, hall, hall_n, disc,
      disc_n, infb, si, sb, sf, shares) = new_buffers(P, R, pi[PI_CLAN], pi[PI_HAND])
     states = new_states(pi[PI_FACES], MAX_P + 1)
-    seat_pol, lane = seat_lanes(P, pol, rotation)
+    seat_pol, lane = rotation_lanes(P, pol, rotation, MAX_P)
     row = np.zeros(N_ROW, np.int64)
     keep = rows.shape[0] > 0
     for g in range(count):
@@ -848,7 +836,7 @@ def play_single(seed, index, P, pol, ratings, totals, rank_order, pi, pf, table,
      disc_n, infb, si, sb, sf, shares) = new_buffers(P, R, pi[PI_CLAN], pi[PI_HAND])
     states = new_states(pi[PI_FACES], MAX_P + 1)
     seed_lanes(states, seed, index)
-    seat_pol, lane = seat_lanes(P, pol, rotation)
+    seat_pol, lane = rotation_lanes(P, pol, rotation, MAX_P)
     row = np.zeros(N_ROW, np.int64)
     champion = play_game(states, lane, P, seat_pol, ratings, totals, rank_order, pi, pf,
                          table, td, perm, inpool, avail, owner, pickno, deck, deck_n, hand,

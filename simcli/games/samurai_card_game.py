@@ -372,17 +372,19 @@ class SamuraiCardGame(Game):
             "misc": z(K.N_MISC, np.int64),
         }
 
+    supports_mirror = True
+
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None,
+        rows: np.ndarray | None, rotation: int = 0,
     ) -> None:
-        """Play a chunk of games into `aggs`."""
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
         out = rows if rows is not None else np.zeros((0, K.N_ROW), np.int64)
         K.play_chunk(
             np.uint64(seed), first, count, prep.players, prep.policies, prep.setc, prep.vmasks,
             prep.pi, prep.pf, aggs["wins"], aggs["shared"], aggs["outcome"], aggs["winby"],
             aggs["elim"], aggs["domn"], aggs["markers"], aggs["ends"], aggs["lengths"],
-            aggs["vhist"], aggs["kinds"], aggs["heat"], aggs["misc"], out,
+            aggs["vhist"], aggs["kinds"], aggs["heat"], aggs["misc"], out, rotation,
         )
 
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
