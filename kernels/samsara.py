@@ -8,13 +8,25 @@ field (round cell k with square cell 12+k and back).
 
 `step[c, d]` (built from the arc rule) is where d pips take a marble from cell c of its
 lane: another cell, GOAL (exact entry), or -1 (overshoot, or the arc's own pip).
+
+Luck: each player has its own random stream (its dice and its choices), lane j of
+`kernels.rng.seed_lanes` for player j; in rotation r player j sits at seat (j + r) % 2, so
+a mirrored pair of games deals each player the same dice from either seat.
+
+The random policy is uniform over the distinct positions a legal turn can leave. It is
+drawn without listing the turns (`sample_turn`): a two-die sequence is proposed uniformly
+from a fixed proposal set, and a legal one leaving position k is kept with probability
+1 / (number of legal sequences leaving k), which `multiplicity` counts from the few first
+moves that can lead to k. Every distinct position is then equally likely. After TRIES
+rejected proposals (rare: few legal turns) the turns are listed and one drawn exactly.
 """
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from kernels.config import JIT, NO_ALLOC
-from kernels.rng import below, die, new_state, seed_stream
+from kernels.rng import below, die, new_states, next_u64, seed_lanes
 
 # Policies
 RANDOM = 0
@@ -26,9 +38,14 @@ N_HOLLOW = 48
 GOAL = 24
 GOAL_SHIFT = 48
 HOLLOWS = (1 << N_HOLLOW) - 1
+LANE_MASK = (1 << LANE) - 1
 SOUTH = ((1 << 36) - 1) ^ ((1 << 12) - 1)  # round 13-24 and square 1-12: seat 0's side
 MAX_SEQ = 1400  # 2 orders x 24 x 24 two-die sequences, + 24 whole moves, + slack
 MAX_MARBLES = 12
+TRIES = 64  # random policy: proposals drawn before listing the turns instead
+MAX_CAND = 128  # random policy: first moves that may lead to a position (<= 96)
+LANES = 2  # random streams per playout: one per player
+SIX = np.int64(6)  # die faces, typed int64 (a literal 6 would compile helpers again)
 
 # Integer parameters (pi)
 PI_OPP_GOAL = 0  # 1: a marble may enter the opponent's goal and scores for its owner
@@ -64,27 +81,24 @@ N_PTS = 49  # match points 0..48 per seat
 M_TURNS = 0  # turns played (one player's move)
 M_GAMES = 1  # games played (two per match)
 M_SINGLE_DIE = 2  # turns where only one die could be played
-M_SWAP_GAMES = 3
-M_SWAP_TURNS = 4
-M_CAPPED = 5  # playouts (as seated) with a game stopped by the safety cap
-N_MISC = 6
+M_CAPPED = 3  # playouts with a game stopped by the safety cap
+M_FALLBACK = 4  # random turns drawn from the listed turns after TRIES rejected proposals
+N_MISC = 5
 
-# Row columns (for --save-games)
+# Row columns (for --save-games and the mirror): the playout's winning seat (the game's in
+# single games, the match's in competition; -1 a draw), then per game (winner, turns,
+# goals of seat 0, goals of seat 1, end code), then match points (-1 in single games).
 R_WINNER = 0
-R_TURNS = 1
-R_GOALS0 = 2
-R_GOALS1 = 3
-R_END = 4
-R_G2_WINNER = 5
-R_G2_TURNS = 6
-R_G2_GOALS0 = 7
-R_G2_GOALS1 = 8
-R_G2_END = 9
-R_POINTS0 = 10
-R_POINTS1 = 11
-R_MATCH_WINNER = 12
-R_SWAP_WINNER = 13
-N_ROW = 14
+R_GAME1 = 1
+R_GAME2 = 6
+G_WINNER = 0
+G_TURNS = 1
+G_GOALS0 = 2
+G_GOALS1 = 3
+G_END = 4
+R_POINTS0 = 11
+R_POINTS1 = 12
+N_ROW = 13
 
 PARTNER = np.array([(1 - h // LANE) * LANE + (h % LANE + 12) % LANE for h in range(N_HOLLOW)],
                    np.int64)
@@ -110,10 +124,11 @@ def popcount(x):
 def fill_pos(key, pos):
     """Write the occupied hollows of `key` into pos (ascending); returns their number."""
     n = 0
-    for h in range(N_HOLLOW):
-        if (key >> h) & 1:
-            pos[n] = h
-            n += 1
+    x = key & HOLLOWS
+    while x:
+        pos[n] = trailing_zeros(x)
+        x &= x - 1
+        n += 1
     return n
 
 
@@ -273,7 +288,7 @@ def sequences(key, pos, n_m, mover, a, b, step, pi, V, pe, keys, vals):
         return n, True
     hi = max(a, b)
     lo = min(a, b)
-    n = _singles(key, pos, n_m, mover, hi, step, pi, V, pe, base, keys, vals, 0)
+    n = _singles(key, pos, n_m, mover, hi, step, pi, V, pe, base, keys, vals, np.int64(0))
     if lo != hi and (n == 0 or pi[PI_SINGLE] == 0):
         n = _singles(key, pos, n_m, mover, lo, step, pi, V, pe, base, keys, vals, n)
     return n, False
@@ -391,6 +406,296 @@ def pick_lookahead(state, mover, keys, vals, n, step, pi, V, pe, pos2, rkeys, rv
     return cand[0]
 
 
+@njit(**JIT)
+def move_table(step):
+    """Die moves by table: tgt[0, d, h] is the hollow a marble counting d pips (1-12) from
+    hollow h reaches along h's lane before any lane change, -2 for an exact goal entry, -1
+    for an overshoot or the arc's own pip; tgt[1, d, t] the hollow from which d pips reach
+    t that way (-1 none); tgt[1, d, N_HOLLOW] the mask of hollows from which d pips enter a
+    goal exactly."""
+    tgt = np.full((2, 13, N_HOLLOW + 1), -1, np.int64)
+    for d in range(1, 13):
+        tgt[1, d, N_HOLLOW] = 0
+        for h in range(N_HOLLOW):
+            lane = h // LANE
+            t = step[h - lane * LANE, d]
+            if t == GOAL:
+                tgt[0, d, h] = -2
+                tgt[1, d, N_HOLLOW] |= np.int64(1) << h
+            elif t >= 0:
+                tgt[0, d, h] = lane * LANE + t
+                tgt[1, d, lane * LANE + t] = h
+    return tgt
+
+
+@njit(**NO_ALLOC, inline="always")
+def partner_mask(x):
+    """The partners of the hollows of mask x (round k <-> square 12+k, square k <-> round
+    12+k): each lane's 24 bits rotated by 12 and moved to the other lane."""
+    x0 = x & LANE_MASK
+    x1 = (x >> LANE) & LANE_MASK
+    r0 = ((x0 << 12) | (x0 >> 12)) & LANE_MASK
+    r1 = ((x1 << 12) | (x1 >> 12)) & LANE_MASK
+    return r1 | (r0 << LANE)
+
+
+@njit(**NO_ALLOC)
+def goal_move(key, origin, start, d, mover, step, pi):
+    """move_one for an exact goal entry (rare: kept out of line)."""
+    return move_one(key, origin, start, d, mover, step, pi)
+
+
+@njit(**NO_ALLOC, inline="always")
+def die_move(key, origin, start, d, mover, step, pi, tgt):
+    """move_one with the target from the table: (new key or -1, landing hollow, owner of
+    the goal scored or -1). The target lies d pips past the start on the start's lane, so
+    it is not the origin (the start itself, or the start's partner on the other lane), and
+    its partner is the origin only if the target were the start: the key itself says
+    which hollows are free."""
+    t = tgt[0, d, start]
+    if t >= 0:
+        if (key >> t) & 1:
+            t = PARTNER[t]
+            if (key >> t) & 1:
+                return np.int64(-1), -1, -1
+        return (key & ~(np.int64(1) << origin)) | (np.int64(1) << t), t, -1
+    if t == -1:
+        return np.int64(-1), -1, -1
+    return goal_move(key, origin, start, d, mover, step, pi)
+
+
+@njit(**NO_ALLOC, inline="always")
+def wins_now(before, after, owner, win):
+    """Whether a die move that scored in `owner`'s goal brought its track to the centre."""
+    return owner >= 0 and goals_of(after, owner) == win and goals_of(before, owner) < win
+
+
+@njit(**NO_ALLOC, inline="always")
+def from_first(k, key, o1, start1, d1, d2, mover, step, pi, tgt):
+    """How many listed sequences that begin by moving the marble on o1 d1 pips from start1
+    leave k: the first move alone when it wins, else the second die's moves (from the
+    second marble's hollow or its partner) that turn the first move's key into k."""
+    k1, land1, own1 = die_move(key, o1, start1, d1, mover, step, pi, tgt)
+    if k1 < 0:
+        return 0
+    if wins_now(key, k1, own1, pi[PI_WIN]):
+        return 1 if k1 == k else 0
+    rem = k1 & ~k & HOLLOWS
+    if rem == 0 or rem & (rem - 1):
+        return 0  # k1 and k differ in more than one marble
+    o2 = trailing_zeros(rem)
+    if pi[PI_WHOLE] and o2 == land1 and own1 < 0:
+        return 0  # one marble's two dice are one move
+    c = 0
+    p = PARTNER[o2]
+    for s in range(2):  # the second marble from its hollow, or from its full partner
+        start2 = o2 if s == 0 else p
+        if s == 1 and not (k1 >> p) & 1:
+            break
+        if die_move(k1, o2, start2, d2, mover, step, pi, tgt)[0] == k:
+            c += 1
+    return c
+
+
+@njit(**NO_ALLOC)
+def multiplicity(k, key, a, b, mover, step, pi, tgt, cand):
+    """How many of the sequences `sequences` lists with both dice (and, under PI_WHOLE, the
+    whole moves of a + b) leave position k.
+
+    Only a few first moves can lead to k. A first marble that is not back on its hollow
+    in k emptied it; one that is must have been replaced by the second marble, so k then
+    empties one hollow only (the second marble's) and fills one (where the first marble
+    went). So the candidates are the moves of the marbles whose hollows k empties, and,
+    when k empties one hollow and fills one, the moves of other marbles that land on the
+    filled one (found with the reverse table; goal entries land through re-entry, so those
+    are tried too). Should k not empty and fill one hollow each, or two each, every marble
+    is tried. The candidates (origin, start, dice order, or n_ord for a whole move) are
+    listed in `cand`, then followed in one loop (one inlined copy of the move code instead
+    of one per case keeps compiling short).
+    """
+    occ = key & HOLLOWS
+    kh = k & HOLLOWS
+    gone = occ & ~kh
+    came = kh & ~occ
+    odd = gone == 0 or came == 0 or (gone & (gone - 1) == 0) != (came & (came - 1) == 0)
+    n_ord = 1 if a == b else 2
+    kinds = n_ord + pi[PI_WHOLE]
+    nc = 0
+    x = occ if odd else gone
+    while x:  # first moves of the marbles that left
+        o1 = trailing_zeros(x)
+        x &= x - 1
+        p = PARTNER[o1]
+        for s in range(2):
+            start1 = o1 if s == 0 else p
+            if s == 1 and not (occ >> p) & 1:
+                break
+            for order in range(kinds):
+                cand[nc] = o1 | (start1 << 6) | (order << 12)
+                nc += 1
+    if not odd and gone & (gone - 1) == 0:
+        r = trailing_zeros(gone)  # one marble left; another may have moved onto `came`
+        t = trailing_zeros(came)
+        for order in range(n_ord):
+            d1 = a if order == 0 else b
+            for which in range(3):  # start reaching t, its (full) partner, or a goal
+                if which == 0:
+                    y = tgt[1, d1, t]
+                    y = 0 if y < 0 else np.int64(1) << y
+                elif which == 1:
+                    y = tgt[1, d1, PARTNER[t]]
+                    y = 0 if y < 0 or not (occ >> PARTNER[t]) & 1 else np.int64(1) << y
+                else:
+                    y = tgt[1, d1, N_HOLLOW]
+                y &= occ
+                while y:
+                    s = trailing_zeros(y)
+                    y &= y - 1
+                    if s != r:
+                        cand[nc] = s | (s << 6) | (order << 12)
+                        nc += 1
+                    p = PARTNER[s]
+                    if p != r and (occ >> p) & 1:
+                        cand[nc] = p | (s << 6) | (order << 12)
+                        nc += 1
+    m = 0
+    for i in range(nc):
+        c = cand[i]
+        o1 = c & 63
+        start1 = (c >> 6) & 63
+        order = c >> 12
+        if order == n_ord:  # a whole move of a + b
+            if die_move(key, o1, start1, a + b, mover, step, pi, tgt)[0] == k:
+                m += 1
+        else:
+            m += from_first(k, key, o1, start1, a if order == 0 else b,
+                            b if order == 0 else a, mover, step, pi, tgt)
+    return m
+
+
+_MASK32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1) << np.uint64(32)
+_S32 = np.uint64(32)
+
+
+@njit(**NO_ALLOC, inline="always")
+def below2(state, n, m):
+    """Independent uniform integers in [0, n) and [0, m) (1 <= n, m < 2**32), exactly:
+    Lemire's method on each 32-bit half of one 64-bit draw; a half that would be biased is
+    drawn again with rng.below."""
+    x = next_u64(state)
+    un = np.uint64(n)
+    um = np.uint64(m)
+    p = (x >> _S32) * un
+    q = (x & _MASK32) * um
+    i = np.int64(p >> _S32)
+    j = np.int64(q >> _S32)
+    if (p & _MASK32) < un and (p & _MASK32) < (_TWO32 - un) % un:
+        i = below(state, n)
+    if (q & _MASK32) < um and (q & _MASK32) < (_TWO32 - um) % um:
+        j = below(state, m)
+    return i, j
+
+
+@njit(**NO_ALLOC, inline="always")
+def nth_bit(x, q):
+    """Index of the q-th (from 0) set bit of x, or -1."""
+    for _ in range(q):
+        x &= x - 1
+    if x == 0:
+        return -1
+    return trailing_zeros(x)
+
+
+@njit(**NO_ALLOC, inline="always")
+def swapped_leaves(k, key, o1, start1, d1, o2, start2, d2, mover, step, pi, tgt):
+    """Whether the same two marble moves in the other order (the second marble's die first)
+    are a listed sequence that also leaves k."""
+    if start2 != o2 and not (key >> start2) & 1:
+        return False
+    k2, _land, own = die_move(key, o2, start2, d2, mover, step, pi, tgt)
+    if k2 < 0 or wins_now(key, k2, own, pi[PI_WIN]):
+        return False  # illegal, or that first move would end the turn
+    if start1 != o1 and not (k2 >> start1) & 1:
+        return False
+    return die_move(k2, o1, start1, d1, mover, step, pi, tgt)[0] == k
+
+
+@njit(**NO_ALLOC)
+def sample_turn(state, key, pos, n_m, mover, a, b, step, pi, tgt, cand, tries):
+    """A position drawn uniformly among the distinct positions a turn playing both dice can
+    leave (the full turns of `sequences`), or -1 after `tries` rejected proposals.
+
+    A proposal is (first die move f, second start r), uniform over rows x width. Rows are
+    the dice orders (one for a double; under PI_WHOLE a third for a whole move of a + b)
+    times the starts of a move: each marble from its own hollow (q < n_m), or the marble
+    whose partner is the q - n_m th hollow of a full double field. r picks the second
+    die's start the same way on the position after the first move (at most 2 more full
+    hollows). A first move that wins, and a whole move, are one proposal each (r = 0).
+    A legal sequence leaving k is kept with probability 1 / multiplicity(k), so every
+    distinct k is equally likely. When the same two moves in the other order also leave k
+    (multiplicity >= 2), half such proposals are dropped at once and the rest kept with
+    probability 2 / multiplicity(k): the same 1 / m, with fewer counts.
+    """
+    occ = key & HOLLOWS
+    full = occ & partner_mask(occ)
+    starts = n_m + popcount(full)
+    n_ord = 1 if a == b else 2
+    rows = (n_ord + pi[PI_WHOLE]) * starts
+    width = starts + 2
+    two = np.int64(2)
+    for _ in range(tries):
+        f, r = below2(state, rows, width)
+        order = 0
+        while f >= starts:
+            f -= starts
+            order += 1
+        if f < n_m:
+            o1 = pos[f]
+            start1 = o1
+        else:
+            start1 = nth_bit(full, f - n_m)
+            o1 = PARTNER[start1]
+        alone = order == n_ord  # a whole move of a + b
+        d1 = a + b if alone else (a if order == 0 else b)
+        d2 = b if order == 0 else a
+        k1, land1, own1 = die_move(key, o1, start1, d1, mover, step, pi, tgt)
+        if k1 < 0:
+            continue
+        if alone or wins_now(key, k1, own1, pi[PI_WIN]):
+            if r != 0:
+                continue  # one proposal: a whole move, or a first die that wins
+            k = k1
+        else:
+            if r < n_m:
+                o2 = pos[r]
+                if o2 == o1:
+                    o2 = land1
+                start2 = o2
+            else:
+                start2 = nth_bit(k1 & partner_mask(k1), r - n_m)
+                if start2 < 0:
+                    continue
+                o2 = PARTNER[start2]
+            same = o2 == land1  # the first die's marble again
+            if same and pi[PI_WHOLE] and own1 < 0:
+                continue  # one marble's two dice are one move (the whole-move row)
+            k = die_move(k1, o2, start2, d2, mover, step, pi, tgt)[0]
+            if k < 0:
+                continue
+            if not same and swapped_leaves(k, key, o1, start1, d1, o2, start2, d2, mover,
+                                           step, pi, tgt):
+                if below(state, two) == 0:
+                    continue
+                if below(state, multiplicity(k, key, a, b, mover, step, pi, tgt, cand)) < 2:
+                    return k
+                continue
+        m = multiplicity(k, key, a, b, mover, step, pi, tgt, cand)
+        if m == 1 or below(state, m) == 0:
+            return k
+    return -1
+
+
 @njit(**NO_ALLOC)
 def start_key(start_cells):
     """The start position: the start cells filled on both lanes, no goals."""
@@ -402,20 +707,23 @@ def start_key(start_cells):
 
 
 @njit(**NO_ALLOC)
-def play_game(state, key, starter, pol, step, pi, V, pe, script, keys, vals, rkeys, rvals,
-              pos, pos2, cand, cval, trace, out):
-    """Play one game from `key` with `starter` to move; returns its end code (E_*).
+def play_game(states, lane, key, starter, pol, step, pi, V, pe, script, keys, vals, rkeys,
+              rvals, pos, pos2, cand, cval, tgt, trace, out):
+    """Play one game from `key` with seat `starter` to move; returns its end code (E_*).
 
-    out[0] winner (-1 none), out[1] turns, out[2] final key, out[3] turns where only one
-    die could be played, out[4 + 2 * mover + owner] goals a mover put into a goal. Dice
-    come from `script` (rows a, b) while it lasts, then from the stream. trace, when it has
-    rows, receives (key before, mover, a, b, key after) per turn.
+    Seat s plays policy pol[s] with the random stream states[lane[s]] (its dice and its
+    choices). out[0] winning seat (-1 none), out[1] turns, out[2] final key, out[3] turns
+    where only one die could be played, out[4 + 2 * mover + owner] goals a mover put into a
+    goal, out[8] random turns drawn from the listed turns. Dice come from `script` (rows a,
+    b) while it lasts, then from the mover's stream. trace, when it has rows, receives (key
+    before, mover, a, b, key after) per turn.
     """
     win = pi[PI_WIN]
     match = pi[PI_MATCH]
     player = starter
     turns = 0
     singles = 0
+    fallback = 0
     for i in range(4, 8):
         out[i] = 0
     extra = False
@@ -425,27 +733,36 @@ def play_game(state, key, starter, pol, step, pi, V, pe, script, keys, vals, rke
         if turns >= pi[PI_MAX_TURNS]:
             end = E_CAPPED
             break
+        state = states[lane[player]]
         if turns < script.shape[0]:
             a = script[turns, 0]
             b = script[turns, 1]
         else:
-            a = die(state, 6)
-            b = die(state, 6)
+            a = die(state, SIX)
+            b = die(state, SIX)
         n_m = fill_pos(key, pos)
-        n, full = sequences(key, pos, n_m, player, a, b, step, pi, V, pe, keys, vals)
-        if n == 0:
-            end = E_MOKSHA
-            break
         p = pol[player]
+        after = np.int64(-1)
+        full = True
         if p == RANDOM:
-            idx = pick_random(state, keys, n)
-        elif p == GREEDY:
-            idx = pick_best(state, keys, vals, n)
-        else:
-            idx = pick_lookahead(state, player, keys, vals, n, step, pi, V, pe, pos2, rkeys,
-                                 rvals, cand, cval)
+            after = sample_turn(state, key, pos, n_m, player, a, b, step, pi, tgt, cand,
+                                np.int64(TRIES))
+        if after < 0:
+            n, full = sequences(key, pos, n_m, player, a, b, step, pi, V, pe, keys, vals)
+            if n == 0:
+                end = E_MOKSHA
+                break
+            if p == RANDOM:
+                fallback += 1
+                idx = pick_random(state, keys, n)
+            elif p == GREEDY:
+                idx = pick_best(state, keys, vals, n)
+            else:
+                idx = pick_lookahead(state, player, keys, vals, n, step, pi, V, pe, pos2,
+                                     rkeys, rvals, cand, cval)
+            after = keys[idx]
         before = key
-        key = keys[idx]
+        key = after
         if turns < trace.shape[0]:
             trace[turns, 0] = before
             trace[turns, 1] = player
@@ -486,6 +803,7 @@ def play_game(state, key, starter, pol, step, pi, V, pe, script, keys, vals, rke
     out[1] = turns
     out[2] = key
     out[3] = singles
+    out[8] = fallback
     return end
 
 
@@ -533,10 +851,12 @@ def record_game(gi, end, winner, key, starter, turns, out, starts, game_wins, en
 
 
 @njit(**NO_ALLOC)
-def play_playout(state, pol, key0, step, pi, V, pe, script, keys, vals, rkeys, rvals, pos,
-                 pos2, cand, cval, trace, out, pts, mpts, wins, starts, game_wins, ends,
-                 game_len, length, goals, goal_moves, loser, points, diff, misc, row, swapped):
-    """One playout: a single game, or a two-game match (start player alternating).
+def play_playout(states, lane, pol, key0, step, pi, V, pe, script, keys, vals, rkeys, rvals,
+                 pos, pos2, cand, cval, tgt, trace, out, pts, mpts, wins, starts,
+                 game_wins, ends, game_len, length, goals, goal_moves, loser, points, diff,
+                 misc, row):
+    """One playout: a single game (seat 0 starts), or a two-game match (seat 0 starts the
+    first, seat 1 the second). Statistics are by seat; row receives the playout's row.
 
     Returns the playout's winning seat, or -1 for a draw (Moksha, drawn match, cap).
     """
@@ -549,33 +869,30 @@ def play_playout(state, pol, key0, step, pi, V, pe, script, keys, vals, rkeys, r
     capped = False
     for gi in range(n_games):
         starter = gi
-        end = play_game(state, key0, starter, pol, step, pi, V, pe, script, keys, vals,
-                        rkeys, rvals, pos, pos2, cand, cval, trace, out)
+        end = play_game(states, lane, key0, starter, pol, step, pi, V, pe, script, keys, vals,
+                        rkeys, rvals, pos, pos2, cand, cval, tgt, trace, out)
         winner = out[0]
         turns = out[1]
         key = out[2]
         total_turns += turns
         capped = capped or end == E_CAPPED
-        if swapped:
-            misc[M_SWAP_GAMES] += 1
-            misc[M_SWAP_TURNS] += turns
-        else:
-            misc[M_GAMES] += 1
-            misc[M_TURNS] += turns
-            misc[M_SINGLE_DIE] += out[3]
-            record_game(gi, end, winner, key, starter, turns, out, starts, game_wins, ends,
-                        game_len, goals, goal_moves, loser)
+        misc[M_GAMES] += 1
+        misc[M_TURNS] += turns
+        misc[M_SINGLE_DIE] += out[3]
+        misc[M_FALLBACK] += out[8]
+        record_game(gi, end, winner, key, starter, turns, out, starts, game_wins, ends,
+                    game_len, goals, goal_moves, loser)
         game_points(end, winner, key, starter, pi, pts)
         mpts[0] += pts[0]
         mpts[1] += pts[1]
         if match == 0:
             result = winner
-        base = 0 if gi == 0 else R_G2_WINNER
-        row[base + R_WINNER] = winner
-        row[base + R_TURNS] = turns
-        row[base + R_GOALS0] = goals_of(key, 0)
-        row[base + R_GOALS1] = goals_of(key, 1)
-        row[base + R_END] = end
+        base = R_GAME1 if gi == 0 else R_GAME2
+        row[base + G_WINNER] = winner
+        row[base + G_TURNS] = turns
+        row[base + G_GOALS0] = goals_of(key, 0)
+        row[base + G_GOALS1] = goals_of(key, 1)
+        row[base + G_END] = end
     if match == 1:
         if mpts[0] > mpts[1]:
             result = 0
@@ -583,99 +900,102 @@ def play_playout(state, pol, key0, step, pi, V, pe, script, keys, vals, rkeys, r
             result = 1
         row[R_POINTS0] = mpts[0]
         row[R_POINTS1] = mpts[1]
-        row[R_MATCH_WINNER] = result
     else:
-        for c in range(R_G2_WINNER, R_MATCH_WINNER + 1):
+        for c in range(R_GAME2, N_ROW):
             row[c] = -1
-    if not swapped:
-        misc[M_CAPPED] += capped
-        wins[2 if result < 0 else result] += 1
-        length[min(total_turns, N_LEN - 1)] += 1
-        if match == 1:
-            points[0, min(mpts[0], N_PTS - 1)] += 1
-            points[1, min(mpts[1], N_PTS - 1)] += 1
-            diff[max(0, min(mpts[0] - mpts[1] + N_PTS - 1, 2 * N_PTS - 2))] += 1
+    row[R_WINNER] = result
+    misc[M_CAPPED] += capped
+    wins[2 if result < 0 else result] += 1
+    length[min(total_turns, N_LEN - 1)] += 1
+    if match == 1:
+        points[0, min(mpts[0], N_PTS - 1)] += 1
+        points[1, min(mpts[1], N_PTS - 1)] += 1
+        diff[max(0, min(mpts[0] - mpts[1] + N_PTS - 1, 2 * N_PTS - 2))] += 1
     return result
 
 
 @njit(**JIT)
 def new_buffers(top_k):
     """Scratch arrays: (keys, vals, rkeys, rvals, pos, pos2, cand, cval, out, pts, mpts,
-    row, row2, pol2)."""
+    row); cand serves the lookahead's candidate turns and the random sampler's candidate
+    first moves (never both in one turn)."""
     return (np.zeros(MAX_SEQ, np.int64), np.zeros(MAX_SEQ, np.int64),
             np.zeros(MAX_SEQ, np.int64), np.zeros(MAX_SEQ, np.int64),
             np.zeros(MAX_MARBLES, np.int64), np.zeros(MAX_MARBLES, np.int64),
-            np.zeros(max(1, top_k), np.int64), np.zeros(max(1, top_k), np.int64),
-            np.zeros(8, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
-            np.zeros(N_ROW, np.int64), np.zeros(N_ROW, np.int64), np.zeros(2, np.int64))
+            np.zeros(max(MAX_CAND, top_k), np.int64), np.zeros(max(1, top_k), np.int64),
+            np.zeros(9, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
+            np.zeros(N_ROW, np.int64))
+
+
+@njit(**JIT)
+def seat_lanes(pol, rotation):
+    """(policy per seat, random stream per seat) when player j (policy pol[j], stream j)
+    sits at seat (j + rotation) % 2."""
+    seat_pol = np.zeros(2, np.int64)
+    lane = np.zeros(2, np.int64)
+    for s in range(2):
+        j = (s - rotation) % 2
+        seat_pol[s] = pol[j]
+        lane[s] = j
+    return seat_pol, lane
 
 
 @njit(**JIT)
 def play_chunk(seed, first, count, pol, start_cells, step, pi, V, pe, wins, starts, game_wins,
-               ends, game_len, length, goals, goal_moves, loser, points, diff, misc, swap, pair,
-               rows):
+               ends, game_len, length, goals, goal_moves, loser, points, diff, misc, rows,
+               rotation):
     """Play playouts first .. first+count-1 of the run keyed by `seed`; add their statistics.
 
-    In single games whose two seats play different policies, each seed is played again
-    with the seats swapped (into `swap`: seat 0 wins, seat 1 wins, draws; `pair`: histogram
-    of the first seat's policy's half-points over the two games, 0..4). `rows` is
-    (count, N_ROW) or (0, N_ROW).
+    `pol` lists the players' policies; in `rotation` r player j (its policy and its own
+    random stream, lane j of the playout) sits at seat (j + r) % 2. Statistics are by seat.
+    `rows` is (count, N_ROW) or (0, N_ROW).
     """
-    (keys, vals, rkeys, rvals, pos, pos2, cand, cval, out, pts, mpts, row, row2,
-     pol2) = new_buffers(pi[PI_TOP_K])
-    state = new_state(6)
+    (keys, vals, rkeys, rvals, pos, pos2, cand, cval, out, pts, mpts,
+     row) = new_buffers(pi[PI_TOP_K])
+    states = new_states(6, LANES)
+    seat_pol, lane = seat_lanes(pol, rotation)
+    tgt = move_table(step)
     key0 = start_key(start_cells)
     script = np.zeros((0, 2), np.int64)
     trace = np.zeros((0, 5), np.int64)
     keep = rows.shape[0] > 0
-    pol2[0] = pol[1]
-    pol2[1] = pol[0]
-    replay = pol[0] != pol[1] and pi[PI_MATCH] == 0
     for g in range(count):
-        seed_stream(state, seed, first + g)
-        r1 = play_playout(state, pol, key0, step, pi, V, pe, script, keys, vals, rkeys,
-                          rvals, pos, pos2, cand, cval, trace, out, pts, mpts, wins, starts,
-                          game_wins, ends, game_len, length, goals, goal_moves, loser, points,
-                          diff, misc, row, False)
-        row[R_SWAP_WINNER] = -2
-        if replay:
-            seed_stream(state, seed, first + g)
-            r2 = play_playout(state, pol2, key0, step, pi, V, pe, script, keys, vals, rkeys,
-                              rvals, pos, pos2, cand, cval, trace, out, pts, mpts, wins,
-                              starts, game_wins, ends, game_len, length, goals, goal_moves,
-                              loser, points, diff, misc, row2, True)
-            swap[2 if r2 < 0 else r2] += 1
-            # half-points of the first seat's policy: seat 0 as seated, seat 1 swapped
-            hp = (2 if r1 == 0 else (1 if r1 < 0 else 0)) + (2 if r2 == 1 else (
-                1 if r2 < 0 else 0))
-            pair[hp] += 1
-            row[R_SWAP_WINNER] = r2
+        seed_lanes(states, seed, first + g)
+        play_playout(states, lane, seat_pol, key0, step, pi, V, pe, script, keys, vals, rkeys,
+                     rvals, pos, pos2, cand, cval, tgt, trace, out, pts, mpts, wins,
+                     starts, game_wins, ends, game_len, length, goals, goal_moves, loser,
+                     points, diff, misc, row)
         if keep:
             rows[g, :] = row
 
 
 @njit(**JIT)
-def play_traced(seed, index, pol, start_cells, step, pi, V, pe, script, n_trace, starter):
-    """Play one game from the start position and return (end, out, trace) for checking
-    rules and invariants: trace rows are (key before, mover, a, b, key after)."""
+def play_traced(seed, index, pol, lane, start_cells, step, pi, V, pe, script, n_trace,
+                starter):
+    """Play one game from the start position with seat s playing pol[s] on stream lane[s]
+    of playout (seed, index); returns (end, out, trace) for checking rules and invariants:
+    trace rows are (key before, mover, a, b, key after)."""
     keys, vals, rkeys, rvals, pos, pos2, cand, cval, out = new_buffers(pi[PI_TOP_K])[:9]
-    state = new_state(6)
-    seed_stream(state, seed, index)
+    states = new_states(6, LANES)
+    seed_lanes(states, seed, index)
     trace = np.full((n_trace, 5), -1, np.int64)
-    end = play_game(state, start_key(start_cells), starter, pol, step, pi, V, pe, script,
-                    keys, vals, rkeys, rvals, pos, pos2, cand, cval, trace, out)
+    end = play_game(states, lane, start_key(start_cells), starter, pol, step, pi, V, pe,
+                    script, keys, vals, rkeys, rvals, pos, pos2, cand, cval, move_table(step),
+                    trace, out)
     return end, out.copy(), trace
 
 
 @njit(**JIT)
 def play_from(seed, index, key, starter, pol, step, pi, V, pe, script):
-    """Play one game from position `key` with `starter` to move; returns (end, out, points)."""
+    """Play one game from position `key` with `starter` to move (seat s on stream s);
+    returns (end, out, points)."""
     keys, vals, rkeys, rvals, pos, pos2, cand, cval, out, pts = new_buffers(pi[PI_TOP_K])[:10]
-    state = new_state(6)
-    seed_stream(state, seed, index)
+    states = new_states(6, LANES)
+    seed_lanes(states, seed, index)
+    lane = np.arange(2)
     trace = np.zeros((0, 5), np.int64)
-    end = play_game(state, key, starter, pol, step, pi, V, pe, script, keys, vals, rkeys,
-                    rvals, pos, pos2, cand, cval, trace, out)
+    end = play_game(states, lane, key, starter, pol, step, pi, V, pe, script, keys, vals,
+                    rkeys, rvals, pos, pos2, cand, cval, move_table(step), trace, out)
     game_points(end, out[0], out[2], starter, pi, pts)
     return end, out.copy(), pts.copy()
 
@@ -690,3 +1010,44 @@ def turn_keys(key, mover, a, b, step, pi, V, pe):
     n_m = fill_pos(key, pos)
     n, full = sequences(key, pos, n_m, mover, a, b, step, pi, V, pe, keys, vals)
     return np.unique(keys[:n]), full
+
+
+@njit(**JIT)
+def turn_counts(key, mover, a, b, step, pi, V, pe):
+    """For checking the random sampler: the distinct positions of the full turns (both dice)
+    that `sequences` lists, how many listed sequences leave each, and what `multiplicity`
+    counts for each. All empty when no order plays both dice."""
+    keys = np.zeros(MAX_SEQ, np.int64)
+    vals = np.zeros(MAX_SEQ, np.int64)
+    pos = np.zeros(MAX_MARBLES, np.int64)
+    tgt = move_table(step)
+    cand = np.zeros(MAX_CAND, np.int64)
+    n_m = fill_pos(key, pos)
+    n, full = sequences(key, pos, n_m, mover, a, b, step, pi, V, pe, keys, vals)
+    if not full:
+        n = 0
+    distinct = np.unique(keys[:n])
+    listed = np.zeros(distinct.shape[0], np.int64)
+    counted = np.zeros(distinct.shape[0], np.int64)
+    for u in range(distinct.shape[0]):
+        for i in range(n):
+            if keys[i] == distinct[u]:
+                listed[u] += 1
+        counted[u] = multiplicity(distinct[u], key, a, b, mover, step, pi, tgt, cand)
+    return distinct, listed, counted
+
+
+@njit(**JIT)
+def sample_turns(seed, key, mover, a, b, step, pi, count, tries):
+    """`count` draws of sample_turn from one position (-1: gave up after `tries`)."""
+    pos = np.zeros(MAX_MARBLES, np.int64)
+    states = new_states(6, 1)
+    seed_lanes(states, seed, 0)
+    n_m = fill_pos(key, pos)
+    tgt = move_table(step)
+    cand = np.zeros(MAX_CAND, np.int64)
+    out = np.zeros(count, np.int64)
+    for i in range(count):
+        out[i] = sample_turn(states[0], key, pos, n_m, mover, a, b, step, pi, tgt, cand,
+                             tries)
+    return out

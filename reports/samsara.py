@@ -1,4 +1,10 @@
-"""Samsara report: start player, Moksha, length, goals, match points, skill gap."""
+"""Samsara report: start player, Moksha, length, goals, match points.
+
+The skill gap (one policy against another with the seats swapped on the same seeds) is
+not played here: `--mirror` plays every seed once per seating, each player keeping its own
+dice, and the generic mirrored-seat table gives each player's paired win rate; `simcli
+skill samsara` measures each policy against random from both seats.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +34,16 @@ def _unit(s: dict) -> str:
     return "matches" if s["match"] else "games"
 
 
+def _rotated(s: dict, seats: list[str]) -> bool:
+    """Whether the seats held different policies in turn (a mirrored run, mixed seats)."""
+    return s["mirror"] and seats[0] != seats[1]
+
+
+def seat_policy(s: dict, seats: list[str], seat: int) -> str:
+    """The policy that played a seat: both, in turn, in a mirrored run with mixed seats."""
+    return f"{seats[0]} / {seats[1]} (rotated)" if _rotated(s, seats) else seats[seat]
+
+
 def seat_table(s: dict, seats: list[str], long: LongTable) -> pl.DataFrame:
     """Win and draw rate per seat over the playouts (single games or matches)."""
     n = s["playouts"]
@@ -37,7 +53,7 @@ def seat_table(s: dict, seats: list[str], long: LongTable) -> pl.DataFrame:
         long.add("seats", "win_rate", f"seat {seat + 1}", e)
         role = (f"starts game {seat + 1}" if s["match"] else
                 ("start player" if seat == 0 else "second player"))
-        rows.append({"seat": seat + 1, "policy": seats[seat], "role": role,
+        rows.append({"seat": seat + 1, "policy": seat_policy(s, seats, seat), "role": role,
                      "wins": int(s["wins"][seat]), "playouts": n, "win_rate": e.value,
                      "ci_low": e.lo, "ci_high": e.hi})
     d = rate(s["draws"], n)
@@ -117,7 +133,8 @@ def goal_table(s: dict, seats: list[str], long: LongTable) -> pl.DataFrame:
         long.add("goals", "goals_at_end_mean", f"seat {seat + 1}", d.mean)
         own = int(gm[seat, seat])
         for_opp = int(gm[seat, 1 - seat])
-        rows.append({"seat": seat + 1, "policy": seats[seat], "mean_goals": d.mean.value,
+        rows.append({"seat": seat + 1, "policy": seat_policy(s, seats, seat),
+                     "mean_goals": d.mean.value,
                      "ci_low": d.mean.lo, "ci_high": d.mean.hi, "games": d.n,
                      "goals_in_own_goal": own, "goals_given_to_opponent": for_opp})
     return pl.DataFrame(rows)
@@ -148,7 +165,8 @@ def match_table(s: dict, seats: list[str], long: LongTable) -> pl.DataFrame:
                               float((pts[seat] * values**2).sum()), int(pts[seat].sum()))
         long.add("match", "points_mean", f"seat {seat + 1}", m)
         w = rate(s["wins"][seat], n)
-        rows.append({"seat": seat + 1, "policy": seats[seat], "mean_points": m.value,
+        rows.append({"seat": seat + 1, "policy": seat_policy(s, seats, seat),
+                     "mean_points": m.value,
                      "ci_low": m.lo, "ci_high": m.hi, "match_wins": int(s["wins"][seat]),
                      "match_win_rate": w.value, "win_ci_low": w.lo, "win_ci_high": w.hi,
                      "matches": n})
@@ -176,60 +194,40 @@ def points_table(s: dict) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def skill_table(s: dict, seats: list[str], long: LongTable) -> pl.DataFrame:
-    """Policy against policy with the seats swapped on the same seeds (single games), or
-    over whole matches (competition, where the start already alternates)."""
+SKILL_COMMANDS = (
+    ("--mirror", "each player's win rate over both seatings of every seed, each player "
+     "keeping its own dice (paired interval)", "simcli run samsara --seats {a},{b} --mirror"),
+    ("simcli skill", "each non-random policy against random from both seats on the same "
+     "seeds", "simcli skill samsara"),
+)
+
+
+def skill_table(s: dict, seats: list[str]) -> pl.DataFrame:
+    """Where the skill gap of the two seats' policies is measured (this run plays each seed
+    once, so its seat figures mix policy and seat)."""
     a, b = seats
     rows = []
-    if s["match"]:
-        n = s["playouts"]
-        w = rate(s["wins"][0], n)
-        long.add("skill", "match_win_rate", f"{a} vs {b}", w)
-        rows.append({"policy": a, "against": b, "measure": "match win rate", "value": w.value,
-                     "ci_low": w.lo, "ci_high": w.hi, "n": n})
-        return pl.DataFrame(rows)
-    pairs = s["pair_half_points"]
-    n = int(pairs.sum())
-    hp = np.arange(5, dtype=float)
-    paired = mean_from_moments(float((pairs * hp).sum()) / 4,
-                               float((pairs * hp**2).sum()) / 16, n)
-    # the pair-based normal interval collapses when every pair ends alike: widen it to a
-    # Wilson interval over the 2n games (half-points rounded) whenever that is wider
-    games = rate(round(float((pairs * hp).sum()) / 2), 2 * n)
-    score = Estimate(paired.value, min(paired.lo, games.lo), max(paired.hi, games.hi), n)
-    long.add("skill", "paired_score", f"{a} vs {b}", score)
-    rows.append({"policy": a, "against": b,
-                 "measure": "score per game over both seatings (win 1, draw 1/2)",
-                 "value": score.value, "ci_low": score.lo, "ci_high": score.hi, "n": n})
-    as_seated = rate(s["wins"][0], s["playouts"])
-    swapped = rate(s["swap_wins"][1], s["swap_games"])
-    long.add("skill", "win_rate_as_start_player", a, as_seated)
-    long.add("skill", "win_rate_as_second_player", a, swapped)
-    rows.append({"policy": a, "against": b, "measure": "win rate as start player",
-                 "value": as_seated.value, "ci_low": as_seated.lo, "ci_high": as_seated.hi,
-                 "n": s["playouts"]})
-    rows.append({"policy": a, "against": b, "measure": "win rate as second player (swapped)",
-                 "value": swapped.value, "ci_low": swapped.lo, "ci_high": swapped.hi,
-                 "n": s["swap_games"]})
+    for how, measure, command in SKILL_COMMANDS:
+        here = how == "--mirror" and s["mirror"]
+        rows.append({"policy": a, "against": b, "how": how, "measure": measure,
+                     "command": command.format(a=a, b=b),
+                     "in_this_run": "yes: see Mirrored seats" if here else "no"})
     return pl.DataFrame(rows)
 
 
 def pairing_table(s: dict, seats: list[str]) -> pl.DataFrame:
-    """Seat results for each policy pairing played: as seated, and swapped when it was."""
-    rows = []
-    pairings = [(f"{seats[0]} (start) vs {seats[1]}", s["wins"], s["draws"], s["playouts"])]
-    if not s["match"] and s["swap_games"]:
-        pairings.append((f"{seats[1]} (start) vs {seats[0]}", s["swap_wins"], s["swap_draws"],
-                         s["swap_games"]))
-    for label, wins, draws, n in pairings:
-        row: dict[str, Any] = {"pairing": label, "n": n}
-        for name, k in (("seat_1", wins[0]), ("seat_2", wins[1]), ("draw", draws)):
-            e = rate(k, n)
-            row[f"{name}_rate"] = e.value
-            row[f"{name}_ci_low"] = e.lo
-            row[f"{name}_ci_high"] = e.hi
-        rows.append(row)
-    return pl.DataFrame(rows)
+    """Seat results of the pairing played (both seatings pooled in a mirrored run)."""
+    if _rotated(s, seats):
+        label = f"{seats[0]} and {seats[1]} in each seat (mirrored)"
+    else:
+        label = f"{seats[0]} (start) vs {seats[1]}"
+    row: dict[str, Any] = {"pairing": label, "n": s["playouts"]}
+    for name, k in (("seat_1", s["wins"][0]), ("seat_2", s["wins"][1]), ("draw", s["draws"])):
+        e = rate(k, s["playouts"])
+        row[f"{name}_rate"] = e.value
+        row[f"{name}_ci_low"] = e.lo
+        row[f"{name}_ci_high"] = e.hi
+    return pl.DataFrame([row])
 
 
 def findings(s: dict, seats: list[str], t: dict[str, pl.DataFrame], content: dict) -> list[str]:
@@ -237,7 +235,7 @@ def findings(s: dict, seats: list[str], t: dict[str, pl.DataFrame], content: dic
     out = []
     st = t["start_player"].row(2, named=True)
     start = t["start_player"].row(0, named=True)
-    mixed = seats[0] != seats[1]
+    mixed = seats[0] != seats[1] and not s["mirror"]
     games_word = "games of each match" if s["match"] else "games"
     verdict = (f"significant at 99% (p = {st['p_value']:.2g})" if st["flag"] else
                f"not significant at 99% (p = {st['p_value']:.2g})")
@@ -267,10 +265,17 @@ def findings(s: dict, seats: list[str], t: dict[str, pl.DataFrame], content: dic
                    f"and seat 2 {_pct(r1['match_win_rate'])} (draws "
                    f"{_pct(mt.row(2, named=True)['match_win_rate'])}); mean points "
                    f"{r0['mean_points']:.2f} vs {r1['mean_points']:.2f}.")
-    if mixed:
-        sk = t["skill"].row(0, named=True)
-        out.append(f"Skill gap: {seats[0]} against {seats[1]} scores {_pct(sk['value'])} "
-                   f"(95% CI {_pct(sk['ci_low'])}-{_pct(sk['ci_high'])}) as {sk['measure']}.")
+    if _rotated(s, seats):
+        out.append(f"Mirrored run: every seed was played with {seats[0]} and {seats[1]} in "
+                   f"each seat, each keeping its own dice; the seat figures above pool both "
+                   f"seatings, and the skill gap is each player's paired win rate in the "
+                   f"Mirrored seats table.")
+    elif seats[0] != seats[1]:
+        out.append(f"Skill gap: not measured by this run, which plays each seed once with "
+                   f"{seats[0]} in seat 1; for the paired gap run `simcli run samsara --seats "
+                   f"{seats[0]},{seats[1]} --mirror` (each player's win rate over both "
+                   f"seatings of every seed) or `simcli skill samsara` (each policy against "
+                   f"random from both seats).")
     if s["capped"]:
         out.append(f"{s['capped']} games hit the safety cap on turns and count as draws.")
     if content.get("assumed"):
@@ -343,7 +348,7 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
         tables["match"] = match_table(s, seats, long)
         tables["match_points"] = points_table(s)
     if seats[0] != seats[1]:
-        tables["skill"] = skill_table(s, seats, long)
+        tables["skill"] = skill_table(s, seats)
     st = tables["seats"]
     headline = [
         {"figure": f"seat {r['seat']} win rate ({r['policy']}, {r['role']})",
@@ -366,11 +371,11 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
                      "95% interval": f"{ln['ci_low']:.1f} - {ln['ci_high']:.1f}",
                      "note": f"sd {ln['sd']:.1f}"})
     if "skill" in tables:
-        sk = tables["skill"].row(0, named=True)
         headline.append({"figure": f"skill gap: {seats[0]} vs {seats[1]}",
-                         "value": _pct(sk["value"]),
-                         "95% interval": f"{_pct(sk['ci_low'])} - {_pct(sk['ci_high'])}",
-                         "note": sk["measure"]})
+                         "value": "paired" if s["mirror"] else "not played",
+                         "95% interval": "see Mirrored seats" if s["mirror"] else "-",
+                         "note": "each player's paired win rate" if s["mirror"] else
+                         "run with --mirror, or simcli skill samsara"})
     json = {
         "seats": st.to_dicts(), "start_player": tables["start_player"].to_dicts(),
         "outcomes": tables["outcomes"].to_dicts(), "length": tables["length"].to_dicts(),
@@ -390,8 +395,8 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
         ("Goals", "goals", "Goals on each scoring track at the end, and goals each seat moved "
          "into its own goal or (with opponent-goal=scores-for-owner) the opponent's."),
         ("Loser's progress", "loser_progress", "Goals the loser had scored when someone won."),
-        ("Policy pairings", "pairings", "Seat results for each pairing played (seats swapped "
-         "on the same seeds when the two seats play different single-game policies)."),
+        ("Policy pairings", "pairings", "Seat results of the pairing played (in a mirrored "
+         "run both seatings of every seed, pooled by seat)."),
     ]
     if s["match"]:
         sections += [
@@ -399,11 +404,12 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
             ("Match points", "match_points", "Distribution of a seat's points in a match."),
         ]
     if "skill" in tables:
-        sections.append(("Skill gap", "skill", "The first seat's policy against the second's: "
-                         "in single games its score over both seatings of each seed (the "
-                         "interval treats the pair of games as one observation); in "
-                         "competition its match win rate. Its interval is the wider of a "
-                         "normal interval over the pairs and a Wilson interval over the games."))
+        sections.append(("Skill gap", "skill", "Where the gap between the two policies is "
+                         "measured: a run plays each seed once, so its seat figures mix policy "
+                         "and seat. With --mirror every seed is played once per seating, each "
+                         "player keeping its own dice and choices, and the Mirrored seats "
+                         "table gives each player's paired win rate with its interval "
+                         "(matches in competition: players change seats for the whole match)."))
     unit = "matches" if s["match"] else "games"
     return Summary(
         title=f"{manifest['game_title']}: balance report ({unit})",

@@ -1,12 +1,15 @@
 """Samsara kernel: every movement rule on hand-built positions, agreement with the slow
-reference generator, invariants of whole games, match scoring for each branch."""
+reference generator, the random policy's sampler (multiplicities, uniformity), invariants of
+whole games, match scoring for each branch, seat rotation (each player's own dice)."""
 
 import random
 
 import numpy as np
 import pytest
+import scipy.stats
 
 from kernels import samsara as K
+from kernels.rng import die, new_states, seed_lanes
 from simcli.games.samsara import Samsara, hollows_of, key_of, step_table
 from tests import naive_samsara as N
 
@@ -238,9 +241,14 @@ def test_kernel_agrees_with_the_naive_generator(rules):
         assert {hollows_of(int(k)) for k in got} == N.turns(hs, goals, mover, a, b, nr)
 
 
-def traced(seats, seed, index, starter=0, **rules):
+def traced(seats, seed, index, starter=0, rotation=0, lane=None, **rules):
+    """One game from the start: seat s plays policy seat_pol[s] on stream lane[s] (from the
+    rotation unless `lane` is given, in which case `seats` are taken as seated)."""
     prep = prepared(seats, **rules)
-    end, out, trace = K.play_traced(np.uint64(seed), index, prep.policies, prep.start_cells,
+    seat_pol, lanes = K.seat_lanes(prep.policies, rotation)
+    if lane is not None:
+        seat_pol, lanes = prep.policies, np.array(lane, np.int64)
+    end, out, trace = K.play_traced(np.uint64(seed), index, seat_pol, lanes, prep.start_cells,
                                     prep.step, prep.pi, prep.V, prep.pe,
                                     np.zeros((0, 2), np.int64), 3000, starter)
     return prep, end, out, trace[trace[:, 0] >= 0]
@@ -342,17 +350,135 @@ def test_moksha_in_a_match_gives_four_points_each():
     assert end == K.E_MOKSHA and out[0] == -1 and out[1] == 0 and list(pts) == [4, 4]
 
 
-def test_greedy_beats_random_and_seeds_are_replayed_with_seats_swapped():
+def first_dice(seed, index, lane):
+    """The first roll a player on stream `lane` of playout (seed, index) makes."""
+    states = new_states(6, K.LANES)
+    seed_lanes(states, np.uint64(seed), index)
+    return [die(states[lane], 6), die(states[lane], 6)]
+
+
+def test_each_player_rolls_its_own_dice_from_any_seat():
+    """Player j draws from stream j: in rotation 0 the start player (seat 1) rolls stream
+    0's first roll; in rotation 1 the players swap seats, so the start player is player 2
+    and rolls stream 1's first roll, and the second seat rolls stream 0's."""
+    seats = ("greedy", "random")
+    for index in range(4):
+        dice = {lane: first_dice(5, index, lane) for lane in (0, 1)}
+        for rotation in (0, 1):
+            _prep, _end, _out, trace = traced(seats, 5, index, rotation=rotation)
+            assert list(trace[0, 2:4]) == dice[rotation]  # seat 1's first turn
+            assert list(trace[1, 2:4]) == dice[1 - rotation]  # seat 2's first turn
+            assert list(trace[:2, 1]) == [0, 1]
+
+
+def test_rotation_one_is_the_swapped_seating_with_swapped_streams():
+    """run_chunk with seats (a, b) in rotation 1 plays, seed by seed, the game of seats
+    (b, a) in which seat 1 rolls stream 1 and seat 2 stream 0; the row's winner is a seat."""
+    a, b = "greedy", "random"
+    prep = prepared((a, b))
+    rows = np.zeros((12, K.N_ROW), np.int64)
+    GAME.run_chunk(prep, 9, 0, 12, GAME.new_aggregates(prep), rows, rotation=1)
+    plain = np.zeros((12, K.N_ROW), np.int64)
+    GAME.run_chunk(prepared((b, a)), 9, 0, 12, GAME.new_aggregates(prep), plain)
+    for index in range(12):
+        _p, end, out, trace = traced((b, a), 9, index, lane=(1, 0))
+        assert rows[index, K.R_WINNER] == out[0] and rows[index, K.R_GAME1 + K.G_END] == end
+        assert rows[index, K.R_GAME1 + K.G_TURNS] == len(trace)
+    assert (rows[:, K.R_GAME1 + K.G_TURNS] != plain[:, K.R_GAME1 + K.G_TURNS]).any()
+    # the generic mirror turns seat wins into player wins: greedy wins from both seats
+    assert (rows[:, K.R_WINNER] == 1).mean() > 0.9
+
+
+def test_greedy_beats_random_from_either_seat():
     prep = prepared(("greedy", "random"))
-    aggs = GAME.new_aggregates(prep)
-    GAME.run_chunk(prep, 3, 0, 300, aggs, None)
-    assert aggs["wins"].sum() == 300 and aggs["wins"][0] > 0.95 * 300
-    assert aggs["swap"].sum() == 300 and aggs["swap"][1] > 0.95 * 300  # greedy as seat 2
-    assert aggs["pair"].sum() == 300
-    same = prepared(("random", "random"))
-    aggs = GAME.new_aggregates(same)
-    GAME.run_chunk(same, 3, 0, 50, aggs, None)
-    assert aggs["swap"].sum() == 0 and aggs["misc"][K.M_SWAP_GAMES] == 0
+    for rotation in (0, 1):
+        aggs = GAME.new_aggregates(prep)
+        GAME.run_chunk(prep, 3, 0, 300, aggs, None, rotation=rotation)
+        assert aggs["wins"].sum() == 300
+        assert aggs["wins"][rotation] > 0.95 * 300  # greedy sits in seat rotation + 1
+
+
+def test_a_match_rotates_as_a_whole():
+    """In competition, rotation 1 puts player 1 in seat 2 for both games: it starts game 2.
+    The match winner (a seat) is the row's winner; each game's winner is a seat too."""
+    prep = prepared(("greedy", "random"), match="competition")
+    for rotation in (0, 1):
+        rows = np.zeros((40, K.N_ROW), np.int64)
+        aggs = GAME.new_aggregates(prep)
+        GAME.run_chunk(prep, 4, 0, 40, aggs, rows, rotation=rotation)
+        greedy_seat = rotation
+        assert (rows[:, K.R_WINNER] == greedy_seat).mean() > 0.9
+        for g in (K.R_GAME1, K.R_GAME2):
+            assert (rows[:, g + K.G_WINNER] == greedy_seat).mean() > 0.8
+        pts = rows[:, [K.R_POINTS0, K.R_POINTS1]]
+        winner = np.where(pts[:, 0] > pts[:, 1], 0, np.where(pts[:, 1] > pts[:, 0], 1, -1))
+        assert (winner == rows[:, K.R_WINNER]).all()
+        assert aggs["game_wins"].sum() == 80
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_multiplicity_counts_every_listed_sequence(rules):
+    """The random policy keeps a proposed sequence with probability 1 / multiplicity: the
+    count must equal how many sequences `sequences` lists for each distinct position."""
+    prep = prepared(**rules)
+    rng = random.Random(17)
+    checked = 0
+    for _ in range(400):
+        hs, goals = random_position(rng)
+        mover = rng.randint(0, 1)
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        keys, listed, counted = K.turn_counts(key_of(hs, goals), mover, a, b, prep.step,
+                                              prep.pi, prep.V, prep.pe)
+        assert list(counted) == list(listed)
+        checked += len(keys)
+    assert checked > 5000
+
+
+def sampled(key, mover, a, b, draws, seed=1, tries=K.TRIES, **rules):
+    prep = prepared(**rules)
+    keys, _l, _c = K.turn_counts(key, mover, a, b, prep.step, prep.pi, prep.V, prep.pe)
+    got = K.sample_turns(np.uint64(seed), key, mover, a, b, prep.step, prep.pi, draws, tries)
+    return keys, got
+
+
+# A crowded mid-game position with many coinciding sequences (lane changes, both orders)
+CROWDED = frozenset([(ROUND, 3), (ROUND, 7), (ROUND, 8), (ROUND, 15), (ROUND, 19),
+                     (ROUND, 20), (SQUARE, 4), (SQUARE, 8), (SQUARE, 15), (SQUARE, 19),
+                     (SQUARE, 20), (SQUARE, 22)])
+
+
+@pytest.mark.parametrize(("hollows", "dice", "rules"), [
+    (N.start_position(), (3, 5), {}),
+    (CROWDED, (2, 4), {}),
+    (CROWDED, (3, 3), {}),
+    (CROWDED, (1, 6), {"same_marble": "whole-move", "opponent_goal": "scores-for-owner"}),
+    (frozenset([(ROUND, 21), (ROUND, 23), (SQUARE, 20), *FAR]), (1, 3), {}),
+])
+def test_random_turns_are_uniform_over_distinct_positions(hollows, dice, rules):
+    """Every distinct position is drawn, none other, with counts a chi-square test accepts
+    (fixed seeds: the check is deterministic)."""
+    key = key_of(hollows, (2, 5))
+    keys, got = sampled(key, 0, *dice, 300 * 60, **rules)
+    assert len(keys) > 3 and (got >= 0).all()
+    counts = np.array([(got == k).sum() for k in keys])
+    assert counts.sum() == len(got)  # nothing outside the legal turns
+    expected = len(got) / len(keys)
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    assert scipy.stats.chi2.sf(chi2, len(keys) - 1) > 1e-3, (chi2, len(keys))
+
+
+def test_sampler_gives_up_to_the_listed_turns_when_no_order_plays_both_dice():
+    one_die = (MOKSHA - {(SQUARE, 19)}) | {(ROUND, 18)}  # only one 6 can be played
+    key = key_of(one_die)
+    _keys, got = sampled(key, 0, 6, 6, 5)
+    assert (got == -1).all()
+    _keys, got = sampled(key_of(CROWDED), 0, 2, 4, 5, tries=0)
+    assert (got == -1).all()
+    # in a game the random player then draws from the listed turns: the single die move
+    prep = prepared(("random", "random"))
+    _end, out, _pts = K.play_from(np.uint64(1), 0, key, 0, prep.policies, prep.step, prep.pi,
+                                  prep.V, prep.pe, np.array([(6, 6)], np.int64))
+    assert out[3] >= 1 and out[8] >= 1  # a single-die turn, drawn from the listed turns
 
 
 def test_core_stats_and_match_aggregates():

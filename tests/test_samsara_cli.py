@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from simcli.cli import app
 from simcli.errors import UserError
 from simcli.games.samsara import RULES, Samsara
+from simcli.skill import skill_gap
 from simcli.study import RunConfig, play
 
 runner = CliRunner()
@@ -58,32 +59,85 @@ def test_competition_match_report(tmp_path):
     assert "matches" in r.stdout
 
 
-def test_seats_json_reports_the_skill_gap(tmp_path):
-    r = invoke("run", "samsara", "--seats", "greedy,random", "-n", 300, "--json", "--out",
-               tmp_path / "s", "--quiet")
+def test_mirror_json_gives_each_players_paired_win_rate(tmp_path):
+    r = invoke("run", "samsara", "--seats", "greedy,random", "--mirror", "-n", 2000, "--json",
+               "--out", tmp_path / "m", "--quiet", "--threads", 1)
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
+    players = {row["who"]: row for row in data["summary"]["mirror"] if row["kind"] == "player"}
+    greedy = players["player 1 (greedy)"]
+    assert greedy["deals"] == 2000 and greedy["games"] == 4000
+    # greedy wins (nearly) every game from both seats, so the paired interval is narrow
+    assert greedy["win_rate"] > 0.98
+    assert 0.97 < greedy["ci_low"] <= greedy["win_rate"] <= greedy["ci_high"] <= 1.0 + 1e-9
+    assert abs(players["player 2 (random)"]["win_rate"] + greedy["win_rate"] - 1) < 0.01
+    seats = data["summary"]["seats"]
+    assert sum(row["wins"] for row in seats) == 4000  # both seatings of every seed, by seat
+    assert seats[0]["policy"] == "greedy / random (rotated)"
+    assert data["summary"]["skill"][0]["in_this_run"].startswith("yes")
+    assert len(data["summary"]["pairings"]) == 1
+
+
+def test_mirror_of_equal_policies_gives_an_interval_around_one_half(tmp_path):
+    r = invoke("run", "samsara", "--seats", "random,random", "--mirror", "-n", 2000, "--json",
+               "--out", tmp_path / "r", "--quiet", "--threads", 1)
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)["summary"]["mirror"]
+    first = next(row for row in rows if row["who"] == "player 1 (random)")
+    assert first["ci_low"] < 0.5 < first["ci_high"] and first["ci_high"] - first["ci_low"] < 0.06
+    assert first["variance_reduction"] > 0  # paired: each seed's two seatings averaged first
+
+
+def test_mixed_seats_without_mirror_play_each_seed_once(tmp_path):
+    r = invoke("run", "samsara", "--seats", "greedy,random", "-n", 300, "--json", "--out",
+               tmp_path / "s", "--quiet", "--threads", 1)
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert sum(row["wins"] for row in data["summary"]["seats"]) == 300
+    assert data["summary"]["seats"][0]["policy"] == "greedy"
+    assert data["summary"].get("mirror") is None
     skill = data["summary"]["skill"]
-    assert skill[0]["policy"] == "greedy" and skill[0]["n"] == 300
-    assert skill[0]["ci_low"] > 0.9  # greedy beats random in both seats
-    assert len(data["summary"]["pairings"]) == 2
+    assert [row["in_this_run"] for row in skill] == ["no", "no"]
+    assert "--mirror" in skill[0]["command"] and skill[1]["command"] == "simcli skill samsara"
+    assert any("--mirror" in f for f in data["findings"])
 
 
-def aggregates(threads, chunk, seed=4, seats=("greedy", "random"), rules=()):
+def test_competition_with_mirror_swaps_seats_for_whole_matches(tmp_path):
+    r = invoke("run", "samsara", "--seats", "greedy,random", "--mirror", "-n", 200, "--rule",
+               "match=competition", "--json", "--out", tmp_path / "c", "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    players = {row["who"]: row for row in data["summary"]["mirror"] if row["kind"] == "player"}
+    assert players["player 1 (greedy)"]["deals"] == 200
+    assert players["player 1 (greedy)"]["win_rate"] > 0.9
+    assert sum(row["match_wins"] for row in data["summary"]["match"]) == 400
+
+
+def test_skill_gap_of_greedy_against_random():
+    """`simcli skill samsara` reads the winner column of each seating: greedy in seat 1,
+    greedy in seat 2, and the all-random baseline on the same seeds."""
+    r = skill_gap(GAME, "greedy", 2, 300, 7, 1)
+    assert r["seeds"] == 300 and r["games"] == 900
+    assert r["ci_low"] > 0.9 and 0.4 < r["baseline"] < 0.6 and r["edge_ci_low"] > 0.3
+
+
+def aggregates(threads, chunk, seed=4, seats=("greedy", "random"), rules=(), mirror=False):
     cfg = RunConfig(game="samsara", players=2, seats=seats, n=600, seed=seed, threads=threads,
                     rules=GAME.resolve_rules(list(rules)), content=None, out=None,
-                    chunk_size=chunk)
+                    chunk_size=chunk, mirror=mirror)
     prep = GAME.prepare(GAME.load_content(STANDARD), 2, seats, cfg.rules)
     return play(GAME, prep, cfg, None, None)[0]
 
 
-@pytest.mark.parametrize("rules", [(), ("match=competition",)])
-def test_same_seed_same_statistics_for_any_threads_and_chunks(rules):
-    a = aggregates(1, 600, rules=rules)
-    b = aggregates(2, 77, rules=rules)
+@pytest.mark.parametrize(("rules", "mirror"), [((), False), (("match=competition",), False),
+                                               ((), True)])
+def test_same_seed_same_statistics_for_any_threads_and_chunks(rules, mirror):
+    a = aggregates(1, 600, rules=rules, mirror=mirror)
+    b = aggregates(2, 77, rules=rules, mirror=mirror)
+    assert ("mirror_player" in a) == mirror
     for key in a:
         assert np.array_equal(a[key], b[key]), key
-    c = aggregates(1, 600, seed=5, rules=rules)
+    c = aggregates(1, 600, seed=5, rules=rules, mirror=mirror)
     assert not np.array_equal(a["length"], c["length"])
 
 
@@ -96,7 +150,9 @@ def test_save_games_rows_match_the_aggregates(tmp_path):
     assert games.height == 500 and games["playout"].sort().to_list() == list(range(500))
     wins = json.loads((out / "aggregates.json").read_text())["arrays"]["wins"]["data"]
     assert (games["winner"] == 0).sum() == wins[0] and (games["winner"] == 1).sum() == wins[1]
-    assert (games["swap_winner"] >= -1).all()  # every seed replayed with seats swapped
+    assert (games["winner"] == games["game1_winner"]).all()  # single games
+    assert (games["game2_winner"] == -1).all() and (games["points_0"] == -1).all()
+    assert games["game1_turns"].min() > 0
 
 
 def edited(tmp_path, old, new):

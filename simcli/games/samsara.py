@@ -24,7 +24,8 @@ POLICIES = {
     "random": (
         "Uniform over the distinct legal turns: every position a legal play of both dice (or "
         "of the one playable die) can leave is equally likely, however many orders or marbles "
-        "reach it."
+        "reach it (drawn by rejection from the die sequences, each kept with probability one "
+        "over the number of sequences that leave its position)."
     ),
     "greedy": (
         "Plays the turn whose resulting position it values most (ties drawn at random): a "
@@ -47,8 +48,10 @@ RULES = (
     RuleOption(
         "match", ("single", "competition"), "single",
         "single: one game, seat 1 starts; competition: a playout is a two-game match with the "
-        "start player alternating, scored by the competition rules (extra turn for the second "
-        "player, marbles-on-side comparison, distance scoring, Moksha 4-4).",
+        "start player alternating (seat 1 starts game 1, seat 2 game 2), scored by the "
+        "competition rules (extra turn for the second player, marbles-on-side comparison, "
+        "distance scoring, Moksha 4-4). With --mirror the players change seats for the whole "
+        "match, each keeping its own dice.",
     ),
     RuleOption(
         "re-entry", ("lowest-empty", "both-empty"), "lowest-empty",
@@ -258,10 +261,16 @@ class Samsara(Game):
     default_n = 100_000
     chunk_size = 2_000
     kernel = K.play_chunk
+    # Each player rolls its own dice from its own stream, so --mirror (and `simcli skill`)
+    # replays a seed with the players in the other seats and the same luck per player.
+    supports_mirror = True
+    # winner: the playout's winning seat (the game's, or the match's in competition; -1 a
+    # draw); game2_* and points_* are -1 in single games.
     row_columns = (
-        "winner", "turns", "goals_0", "goals_1", "end",
+        "winner",
+        "game1_winner", "game1_turns", "game1_goals_0", "game1_goals_1", "game1_end",
         "game2_winner", "game2_turns", "game2_goals_0", "game2_goals_1", "game2_end",
-        "points_0", "points_1", "match_winner", "swap_winner",
+        "points_0", "points_1",
     )
 
     def load_content(self, path: Path) -> Content:
@@ -303,21 +312,23 @@ class Samsara(Game):
             "length": z(K.N_LEN, np.int64), "goals": z((2, 8), np.int64),
             "goal_moves": z((2, 2), np.int64), "loser": z(8, np.int64),
             "points": z((2, K.N_PTS), np.int64), "diff": z(2 * K.N_PTS - 1, np.int64),
-            "misc": z(K.N_MISC, np.int64), "swap": z(3, np.int64), "pair": z(5, np.int64),
+            "misc": z(K.N_MISC, np.int64),
         }
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None,
+        rows: np.ndarray | None, rotation: int = 0,
     ) -> None:
-        """Play a chunk of playouts into `aggs`."""
+        """Play a chunk of playouts into `aggs`: in rotation r player j (policy seats[j],
+        its own dice and choices) sits at seat (j + r) % 2, for the whole match in
+        competition; statistics and the `winner` column are by seat."""
         out = rows if rows is not None else np.zeros((0, K.N_ROW), np.int64)
         K.play_chunk(
             np.uint64(seed), first, count, prep.policies, prep.start_cells, prep.step,
             prep.pi, prep.V, prep.pe, aggs["wins"], aggs["starts"], aggs["game_wins"],
             aggs["ends"], aggs["game_len"], aggs["length"], aggs["goals"],
             aggs["goal_moves"], aggs["loser"], aggs["points"], aggs["diff"], aggs["misc"],
-            aggs["swap"], aggs["pair"], out,
+            out, rotation,
         )
 
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
@@ -376,8 +387,5 @@ def named_stats(aggs: dict[str, np.ndarray], board: Board, manifest: dict[str, A
         "goals_to_win": board.goals_to_win,
         "points": aggs["points"],
         "point_diff": aggs["diff"],
-        "swap_wins": aggs["swap"][:2].copy(),
-        "swap_draws": int(aggs["swap"][2]),
-        "swap_games": int(misc[K.M_SWAP_GAMES]),
-        "pair_half_points": aggs["pair"],
+        "mirror": bool(manifest.get("mirror")),
     }
