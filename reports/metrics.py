@@ -162,12 +162,15 @@ def mirror_table(seat_counts: np.ndarray, player_counts: np.ndarray,
             var = max(second - mean * mean, 0.0) * n / max(n - 1, 1)
             se_paired = math.sqrt(var / n)
             se_unpaired = math.sqrt(mean * (1 - mean) / (n * P))
+            # never narrower than a Wilson interval over the games (it matters when every
+            # deal ends alike and the paired spread is zero)
+            w = rate(round(mean * n * P), int(n * P))
             rows.append({
                 "kind": kind, "who": labels[s], "deals": int(n), "games": int(n * P),
-                "win_rate": mean, "ci_low": mean - z * se_paired,
-                "ci_high": mean + z * se_paired, "advantage": mean - 1 / P,
+                "win_rate": mean, "ci_low": min(mean - z * se_paired, w.lo),
+                "ci_high": max(mean + z * se_paired, w.hi), "advantage": mean - 1 / P,
                 "se_paired": se_paired, "se_unpaired": se_unpaired,
                 "variance_reduction": (se_unpaired / se_paired) ** 2 if se_paired > 0
-                else math.inf,
+                else math.nan,
             })
     return pl.DataFrame(rows)

@@ -60,13 +60,19 @@ def full_summary(game: Game, aggs: dict[str, np.ndarray], manifest: dict[str, An
                 "value": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
                 "n": r["deals"], "flag": ""}], schema=summary.long.schema))
         seats = mt.filter(pl.col("kind") == "seat")
-        lo, hi = seats["variance_reduction"].min(), seats["variance_reduction"].max()
-        verdict = ("pairing helped" if lo > 1 else "pairing did not help here" if hi < 1
-                   else "pairing helped some seats only")
-        summary.findings.insert(0, (
-            f"Mirrored play ({seats['deals'][0]:,} deals x {len(manifest['seats'])} rotations):"
-            f" the variance of the seat estimates fell by a factor of {lo:.2f}-{hi:.2f} "
-            f"against unpaired play of as many games (above 1: {verdict})."))
+        factors = seats["variance_reduction"].drop_nans()
+        head = f"Mirrored play ({seats['deals'][0]:,} deals x {len(manifest['seats'])} rotations)"
+        if factors.len() == 0:
+            summary.findings.insert(0, f"{head}: every deal ended alike in every rotation, so "
+                                       f"the intervals are Wilson intervals over the games.")
+        else:
+            lo, hi = factors.min(), factors.max()
+            verdict = ("pairing helped" if lo > 1 else "pairing did not help here" if hi < 1
+                       else "pairing helped some seats only")
+            summary.findings.insert(0, (
+                f"{head}: the variance of the seat estimates fell by a factor of "
+                f"{lo:.2f}-{hi:.2f} against unpaired play of as many games (above 1: "
+                f"{verdict})."))
     summary.long = pl.concat([*extra, summary.long])
     stop = manifest.get("stopping")
     if stop:
