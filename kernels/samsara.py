@@ -23,8 +23,8 @@ rejected proposals (rare: few legal turns) the turns are listed and one drawn ex
 
 import numpy as np
 from numba import njit
-from kernels.bits import trailing_zeros
 
+from kernels.bits import trailing_zeros
 from kernels.config import JIT, NO_ALLOC
 from kernels.rng import below, die, new_states, next_u64, seed_lanes
 

@@ -184,3 +184,13 @@ def test_skill_gap_is_paired_by_seed_with_an_interval():
     assert abs(row["baseline"] - 1 / 3) < 0.03  # random players win their fair share
     assert row["edge_ci_low"] > 0  # greedy clearly beats random in Sixteen Samurai
     assert row["edge"] == pytest.approx(row["win_rate"] - row["baseline"])
+
+
+def test_mirror_interval_when_every_deal_ends_alike():
+    from reports.metrics import mirror_table
+
+    counts = np.array([[0, 0, 500], [500, 0, 0]])  # seat 1 won both rotations of every deal
+    table = mirror_table(counts, counts[::-1], ["greedy", "random"])
+    row = table.row(0, named=True)
+    assert row["win_rate"] == 1.0 and row["ci_low"] < 1.0 <= row["ci_high"]
+    assert np.isnan(row["variance_reduction"])
