@@ -372,10 +372,16 @@ def lead_value(m, cap):
 @njit(**INLINE)
 def own_and_rival(sums, p, P, s):
     """(p's influence, the best rival's) on shape s."""
+    # written out for the 4 seats: a loop over players gets vectorized into slow gathers
     riv = 0
-    for q in range(P):
-        if q != p and sums[q, s] > riv:
-            riv = sums[q, s]
+    if p != 0:
+        riv = max(riv, sums[0, s])
+    if P > 1 and p != 1:
+        riv = max(riv, sums[1, s])
+    if P > 2 and p != 2:
+        riv = max(riv, sums[2, s])
+    if P > 3 and p != 3:
+        riv = max(riv, sums[3, s])
     return sums[p, s], riv
 
 
@@ -413,7 +419,7 @@ def village_gain(grid, offs, x, mask, p, P, sums, fs, pf):
     return g
 
 
-@njit(**NO_ALLOC)
+@njit(**INLINE)
 def x_value(grid, offs, x, p, P, sums, fs, pf, top, unseen, nk, kadd, xtab, row):
     """Greedy's value, for each distinct card in hand, of a new village at empty cell x next
     to the card (into xtab[row, :nk]): the visible top village (`top`'s symbols), or with
@@ -421,33 +427,68 @@ def x_value(grid, offs, x, p, P, sums, fs, pf, top, unseen, nk, kadd, xtab, row)
     infl = pf[PF_INFL]
     inv_cap = 1.0 / pf[PF_CAP]
     full = influence(grid, offs, x, -1, P, sums) == 3
+    # per shape: weight (0: not counted) and p's lead now
+    wa = fs[0] * pf[PF_FREQ] if unseen else fs[0] * (top & 1)
+    wb = fs[1] * pf[PF_FREQ + 1] if unseen else fs[1] * ((top >> 1) & 1)
+    wc = fs[2] * pf[PF_FREQ + 2] if unseen else fs[2] * ((top >> 2) & 1)
+    ha = wa != 0.0
+    hb = wb != 0.0
+    hc = wc != 0.0
+    if not full:
+        wa *= infl
+        wb *= infl
+        wc *= infl
+    own, riv = own_and_rival(sums, p, P, 0)
+    ma = own - riv
+    own, riv = own_and_rival(sums, p, P, 1)
+    mb = own - riv
+    own, riv = own_and_rival(sums, p, P, 2)
+    mc = own - riv
     for k in range(nk):
-        xtab[row, k] = 0.0
-    for s in range(N_SHAPES):
-        w = fs[s] * pf[PF_FREQ + s] if unseen else fs[s] * ((top >> s) & 1)
-        if w == 0.0:
-            continue
-        own, riv = own_and_rival(sums, p, P, s)
-        m0 = own - riv
+        acc = 0.0
         if full:
-            for k in range(nk):
-                xtab[row, k] += w * (m0 + kadd[k, s] > 0)
+            if ha:
+                acc += wa * (ma + kadd[k, 0] > 0)
+            if hb:
+                acc += wb * (mb + kadd[k, 1] > 0)
+            if hc:
+                acc += wc * (mc + kadd[k, 2] > 0)
         else:
-            w *= infl
-            for k in range(nk):
-                xtab[row, k] += w * max(-1.0, min(1.0, (m0 + kadd[k, s]) * inv_cap))
+            if ha:
+                acc += wa * max(-1.0, min(1.0, (ma + kadd[k, 0]) * inv_cap))
+            if hb:
+                acc += wb * max(-1.0, min(1.0, (mb + kadd[k, 1]) * inv_cap))
+            if hc:
+                acc += wc * max(-1.0, min(1.0, (mc + kadd[k, 2]) * inv_cap))
+        xtab[row, k] = acc
+
+
+@njit(**INLINE)
+def lead_now(vsum, vi, p, P, s):
+    """p's influence on shape s of village vi minus the best rival's."""
+    # written out for the 4 seats: a loop over players gets vectorized into slow gathers
+    riv = 0
+    if p != 0:
+        riv = vsum[vi, s]
+    if P > 1 and p != 1:
+        riv = max(riv, vsum[vi, 3 + s])
+    if P > 2 and p != 2:
+        riv = max(riv, vsum[vi, 6 + s])
+    if P > 3 and p != 3:
+        riv = max(riv, vsum[vi, 9 + s])
+    return vsum[vi, p * 3 + s] - riv
 
 
 @njit(**NO_ALLOC)
 def greedy_move(grid, offs, lists, st, vinfo, vsum, vtab, xkey, xtab, vdeck, hands, p, P, pf,
-                fs, sums, kpos, kadd, kscore, gg):
+                fs, sums, kpos, kadd, kscore):
     """Greedy's (hand position, cell): markers won now, plus lead gained on open villages
     and on the villages the play creates, shapes weighted by fs; weakest card on ties.
 
     Each open village's value, and each empty village cell's value as a new village, for
     every distinct card in hand is worked out once per move (vtab, xtab) and shared by the
-    cells around it; the per-cell loops avoid data-dependent branches. kpos, kadd, kscore
-    and gg (4 slots) are scratch.
+    cells around it. Indices known to be non-negative are unsigned (no wraparound test)
+    and per-card sums stay in registers. kpos, kadd and kscore are scratch.
     """
     NV = vdeck.shape[0]
     hn = st[ST_HAND + p]
@@ -480,49 +521,80 @@ def greedy_move(grid, offs, lists, st, vinfo, vsum, vtab, xkey, xtab, vdeck, han
         vi = lists[L_OPENV, i]
         mask = vinfo[V_MASK, vi]
         full = vsum[vi, VS_FILL] == 3
+        # per shape: p's lead now (m), its weight (0: not on the village), lead value (l)
+        ma = lead_now(vsum, vi, p, P, 0)
+        mb = lead_now(vsum, vi, p, P, 1)
+        mc = lead_now(vsum, vi, p, P, 2)
+        ha = mask & 1
+        hb = (mask >> 1) & 1
+        hc = (mask >> 2) & 1
+        wa = fs[0] if full else fs[0] * infl
+        wb = fs[1] if full else fs[1] * infl
+        wc = fs[2] if full else fs[2] * infl
+        la = max(-1.0, min(1.0, ma * inv_cap))
+        lb = max(-1.0, min(1.0, mb * inv_cap))
+        lc = max(-1.0, min(1.0, mc * inv_cap))
         for k in range(nk):
-            vtab[vi, k] = 0.0
-        for s in range(N_SHAPES):
-            if (mask >> s) & 1 == 0:
-                continue
-            ws = fs[s]
-            own = vsum[vi, p * 3 + s]
-            riv = 0
-            for q in range(P):
-                riv = max(riv, vsum[vi, q * 3 + s] * (q != p))
-            m0 = own - riv
+            acc = 0.0
             if full:
-                for k in range(nk):
-                    vtab[vi, k] += ws * (m0 + kadd[k, s] > 0)
+                if ha:
+                    acc += wa * (ma + kadd[k, 0] > 0)
+                if hb:
+                    acc += wb * (mb + kadd[k, 1] > 0)
+                if hc:
+                    acc += wc * (mc + kadd[k, 2] > 0)
             else:
-                ws *= infl
-                l0 = max(-1.0, min(1.0, m0 * inv_cap))
-                for k in range(nk):
-                    vtab[vi, k] += ws * (max(-1.0, min(1.0, (m0 + kadd[k, s]) * inv_cap)) - l0)
+                if ha:
+                    acc += wa * (max(-1.0, min(1.0, (ma + kadd[k, 0]) * inv_cap)) - la)
+                if hb:
+                    acc += wb * (max(-1.0, min(1.0, (mb + kadd[k, 1]) * inv_cap)) - lb)
+                if hc:
+                    acc += wc * (max(-1.0, min(1.0, (mc + kadd[k, 2]) * inv_cap)) - lc)
+            vtab[vi, k] = acc
     best = -1e300
     bi = 0
     bc = lists[L_FRONT, 0]
     nx = np.int64(0)  # not a literal: one compiled x_value
+    zrow = np.uint64(vtab.shape[0] - 1)  # the spare zero row
+    for k in range(nk):
+        kscore[k] = keep * kadd[k, 3]
+    o0 = offs[0]
+    o1 = offs[1]
+    o2 = offs[2]
+    o3 = offs[3]
     for i in range(st[ST_NF]):
-        c = lists[L_FRONT, i]
-        # village next to c on side d: row gg[d] of vtab; -1 (none) reads the spare zero row
-        for d in range(4):
-            gg[d] = grid[c + offs[d]] - 1
-        for k in range(nk):
-            kscore[k] = (vtab[gg[0], k] + vtab[gg[1], k] + vtab[gg[2], k] + vtab[gg[3], k]
-                         - keep * kadd[k, 3])
+        c = np.int64(lists[L_FRONT, i])
+        # what is next to c on each side (a village or nothing) and its row of vtab
+        h0 = grid[np.uint64(c + o0)]
+        h1 = grid[np.uint64(c + o1)]
+        h2 = grid[np.uint64(c + o2)]
+        h3 = grid[np.uint64(c + o3)]
+        r0 = np.uint64(h0 - 1) if h0 != 0 else zrow
+        r1 = np.uint64(h1 - 1) if h1 != 0 else zrow
+        r2 = np.uint64(h2 - 1) if h2 != 0 else zrow
+        r3 = np.uint64(h3 - 1) if h3 != 0 else zrow
         # an empty side x opens when a village on a perpendicular side has, next to x, a
-        # card of another player
+        # card of another player; the rows of xtab to add for them
         nop = np.int64(0)
+        x0 = zrow
+        x1 = zrow
+        x2 = zrow
         for e in range(4):
-            if gg[e] >= 0:
+            if e == 0:
+                he, oe, va, vb, oa, ob = h0, o0, h2, h3, o2, o3
+            elif e == 1:
+                he, oe, va, vb, oa, ob = h1, o1, h2, h3, o2, o3
+            elif e == 2:
+                he, oe, va, vb, oa, ob = h2, o2, h0, h1, o0, o1
+            else:
+                he, oe, va, vb, oa, ob = h3, o3, h0, h1, o0, o1
+            if he != 0:
                 continue
-            x = c + offs[e]
-            b = 2 if e < 2 else 0
-            h1 = grid[x + offs[b]]
-            h2 = grid[x + offs[b + 1]]
-            opens = ((gg[b] >= 0) & (h1 != 0) & (((h1 - 1) & 3) != p)) | (
-                (gg[b + 1] >= 0) & (h2 != 0) & (((h2 - 1) & 3) != p))
+            x = c + oe
+            ha = grid[np.uint64(x + oa)]
+            hb = grid[np.uint64(x + ob)]
+            opens = ((va != 0) & (ha != 0) & (((ha - 1) & 3) != p)) | (
+                (vb != 0) & (hb != 0) & (((hb - 1) & 3) != p))
             if not opens:
                 continue
             # the first cell opened gets the visible top village, the others unseen ones;
@@ -530,7 +602,7 @@ def greedy_move(grid, offs, lists, st, vinfo, vsum, vtab, xkey, xtab, vdeck, han
             unseen = nop > 0
             if vtop + nop >= NV:
                 continue
-            slot = x + 1 if unseen else x
+            slot = np.uint64(x + 1) if unseen else np.uint64(x)
             key = xkey[slot]
             if key >> 16 != stamp:
                 x_value(grid, offs, x, p, P, sums, fs, pf, vdeck[vtop], unseen, nk, kadd, xtab,
@@ -538,13 +610,24 @@ def greedy_move(grid, offs, lists, st, vinfo, vsum, vtab, xkey, xtab, vdeck, han
                 key = (stamp << 16) | nx
                 xkey[slot] = key
                 nx += 1
-            row = key & 65535
-            for k in range(nk):
-                kscore[k] += xtab[row, k]
+            row = np.uint64(key & 65535)
+            if nop == 0:
+                x0 = row
+            elif nop == 1:
+                x1 = row
+            else:
+                x2 = row
             nop += 1
         for k in range(nk):
-            if kscore[k] > best:
-                best = kscore[k]
+            v = (vtab[r0, k] + vtab[r1, k] + vtab[r2, k] + vtab[r3, k] - kscore[k])
+            if nop > 0:
+                v += xtab[x0, k]
+                if nop > 1:
+                    v += xtab[x1, k]
+                    if nop > 2:
+                        v += xtab[x2, k]
+            if v > best:
+                best = v
                 bi = kpos[k]
                 bc = c
     return bi, np.int64(bc)
@@ -783,8 +866,7 @@ def play_game(states, lane, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vin
             if pol[cur] == GREEDY:
                 shape_weights(taken, st, cur, P, supply, pf, fs)
                 hi, cell = greedy_move(grid, offs, lists, st, vinfo, vsum, vtab, xkey, xtab,
-                                       vdeck, hands, cur, P, pf, fs, sums, kpos, kadd, kscore,
-                                       opens)
+                                       vdeck, hands, cur, P, pf, fs, sums, kpos, kadd, kscore)
             else:
                 hi = below(states[lane[cur]], st[ST_HAND + cur])
                 cell = np.int64(lists[L_FRONT, below(states[lane[cur]], st[ST_NF])])

@@ -476,7 +476,7 @@ def test_greedy_plays_a_move_of_highest_value_by_the_reference():
         pf = kb.prep.pf
         hi, cell = K.greedy_move(kb.grid, kb.offs, kb.lists, kb.st, kb.vinfo, kb.vsum,
                                  kb.vtab, kb.xkey, kb.xtab, kb.vdeck, kb.hands, p, players,
-                                 pf, kb.fs, kb.sums, kb.kpos, kb.kadd, kb.kscore, kb.opens)
+                                 pf, kb.fs, kb.sums, kb.kpos, kb.kadd, kb.kscore)
         vtop = int(kb.st[K.ST_VTOP])
 
         args = (players, kb.fs.tolist(), deck[vtop] if vtop < 4 else 0,
