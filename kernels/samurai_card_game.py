@@ -420,6 +420,33 @@ def village_gain(grid, offs, x, mask, p, P, sums, fs, pf):
 
 
 @njit(**INLINE)
+def card_values(out, row, nk, kadd, full, inv_cap, ha, hb, hc, wa, wb, wc, ma, mb, mc, la, lb,
+                lc):
+    """Greedy's value of each distinct card in hand (kadd) played next to a village where
+    the player leads by ma, mb, mc on the three shapes (counted where ha, hb, hc, with
+    weights wa, wb, wc), into out[row, :nk]: the weight if the card surrounds the village
+    (`full`) and the player then leads, else the weight times the capped lead minus la, lb,
+    lc (the current lead's value)."""
+    for k in range(nk):
+        acc = 0.0
+        if full:
+            if ha:
+                acc += wa * (ma + kadd[k, 0] > 0)
+            if hb:
+                acc += wb * (mb + kadd[k, 1] > 0)
+            if hc:
+                acc += wc * (mc + kadd[k, 2] > 0)
+        else:
+            if ha:
+                acc += wa * (max(-1.0, min(1.0, (ma + kadd[k, 0]) * inv_cap)) - la)
+            if hb:
+                acc += wb * (max(-1.0, min(1.0, (mb + kadd[k, 1]) * inv_cap)) - lb)
+            if hc:
+                acc += wc * (max(-1.0, min(1.0, (mc + kadd[k, 2]) * inv_cap)) - lc)
+        out[row, k] = acc
+
+
+@njit(**INLINE)
 def x_value(grid, offs, x, p, P, sums, fs, pf, top, unseen, nk, kadd, xtab, row):
     """Greedy's value, for each distinct card in hand, of a new village at empty cell x next
     to the card (into xtab[row, :nk]): the visible top village (`top`'s symbols), or with
@@ -444,23 +471,8 @@ def x_value(grid, offs, x, p, P, sums, fs, pf, top, unseen, nk, kadd, xtab, row)
     mb = own - riv
     own, riv = own_and_rival(sums, p, P, 2)
     mc = own - riv
-    for k in range(nk):
-        acc = 0.0
-        if full:
-            if ha:
-                acc += wa * (ma + kadd[k, 0] > 0)
-            if hb:
-                acc += wb * (mb + kadd[k, 1] > 0)
-            if hc:
-                acc += wc * (mc + kadd[k, 2] > 0)
-        else:
-            if ha:
-                acc += wa * max(-1.0, min(1.0, (ma + kadd[k, 0]) * inv_cap))
-            if hb:
-                acc += wb * max(-1.0, min(1.0, (mb + kadd[k, 1]) * inv_cap))
-            if hc:
-                acc += wc * max(-1.0, min(1.0, (mc + kadd[k, 2]) * inv_cap))
-        xtab[row, k] = acc
+    card_values(xtab, row, nk, kadd, full, inv_cap, ha, hb, hc, wa, wb, wc, ma, mb, mc,
+                0.0, 0.0, 0.0)
 
 
 @njit(**INLINE)
@@ -534,23 +546,8 @@ def greedy_move(grid, offs, lists, st, vinfo, vsum, vtab, xkey, xtab, vdeck, han
         la = max(-1.0, min(1.0, ma * inv_cap))
         lb = max(-1.0, min(1.0, mb * inv_cap))
         lc = max(-1.0, min(1.0, mc * inv_cap))
-        for k in range(nk):
-            acc = 0.0
-            if full:
-                if ha:
-                    acc += wa * (ma + kadd[k, 0] > 0)
-                if hb:
-                    acc += wb * (mb + kadd[k, 1] > 0)
-                if hc:
-                    acc += wc * (mc + kadd[k, 2] > 0)
-            else:
-                if ha:
-                    acc += wa * (max(-1.0, min(1.0, (ma + kadd[k, 0]) * inv_cap)) - la)
-                if hb:
-                    acc += wb * (max(-1.0, min(1.0, (mb + kadd[k, 1]) * inv_cap)) - lb)
-                if hc:
-                    acc += wc * (max(-1.0, min(1.0, (mc + kadd[k, 2]) * inv_cap)) - lc)
-            vtab[vi, k] = acc
+        card_values(vtab, vi, nk, kadd, full, inv_cap, ha, hb, hc, wa, wb, wc, ma, mb, mc,
+                    la, lb, lc)
     best = -1e300
     bi = 0
     bc = lists[L_FRONT, 0]
