@@ -16,12 +16,17 @@ FLAG_LEVEL = 0.01
 
 
 def _pct(x: float) -> str:
+    """A share for prose: one decimal, more where that would show a non-zero share as 0."""
+    if 0 < x < 0.0005:
+        return f"{100 * x:.2f}%" if x >= 0.00005 else "under 0.01%"
     return f"{100 * x:.1f}%"
 
 
 def verdict(title: str, manifest: dict, metrics: pl.DataFrame,
-            skill: list[dict] | None = None) -> str:
-    """One plain-language paragraph on a game's balance at its defaults."""
+            skill: list[dict] | None = None, team: bool = False) -> str:
+    """One plain-language paragraph on a game's balance at its defaults. In a team game
+    (`team`) seats hold different roles, so seat rates are not tested against a fair
+    share and the teams' win rates are given instead."""
     m = {r["metric"]: r for r in metrics.iter_rows(named=True)}
     seats = [m[f"win_rate.seat{s + 1}"] for s in range(manifest["players"])]
     n = seats[0]["n"]
@@ -36,21 +41,39 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame,
                        f"{stop['max_playouts']:,}" if stop else ""))
     bal = m["balance"]
     text = (f"{title} ({manifest['players']} players, {'/'.join(dict.fromkeys(manifest['seats']))}"
-            f" on every seat, {n:,} games{precision}): seat win rates run from "
-            f"{_pct(seats[lo]['value'])} (seat {lo + 1}) to {_pct(seats[hi]['value'])} (seat "
-            f"{hi + 1}) against a fair {_pct(fair)}; balance {bal['value']:.3f} (95% CI "
-            f"{bal['ci_low']:.3f}-{bal['ci_high']:.3f}). ")
-    if flagged:
-        text += (f"Seat{'s' if len(flagged) > 1 else ''} {', '.join(map(str, flagged))} "
-                 f"differ{'s' if len(flagged) == 1 else ''} from fair at the 99% level "
-                 f"(Holm-adjusted): the seat order matters. ")
+            f" on every seat, {n:,} games{precision}): ")
+    if team:
+        teams = [(k.removeprefix("team_win."), r["value"]) for k, r in m.items()
+                 if k.startswith("team_win.") and r["value"] > 0]
+        text += (f"the player in seat {lo + 1} is on the winning team in "
+                 f"{_pct(seats[lo]['value'])} of games, in seat {hi + 1} in "
+                 f"{_pct(seats[hi]['value'])}; seats hold different roles, so no fair share "
+                 f"applies. ")
+        if teams:
+            text += ("Team win rates: " + ", ".join(f"{t} {_pct(v)}" for t, v in teams)
+                     + ". ")
     else:
-        text += "No seat differs from fair at the 99% level. "
+        text += (f"seat win rates run from {_pct(seats[lo]['value'])} (seat {lo + 1}) to "
+                 f"{_pct(seats[hi]['value'])} (seat {hi + 1}) against a fair {_pct(fair)}; "
+                 f"balance {bal['value']:.3f} (95% CI {bal['ci_low']:.3f}-"
+                 f"{bal['ci_high']:.3f}). ")
+        if flagged:
+            text += (f"Seat{'s' if len(flagged) > 1 else ''} {', '.join(map(str, flagged))} "
+                     f"differ{'s' if len(flagged) == 1 else ''} from fair at the 99% level "
+                     f"(Holm-adjusted): the seat order matters. ")
+        else:
+            text += "No seat differs from fair at the 99% level. "
     shared = m["shared_rate"]["value"]
-    text += (f"{_pct(shared)} of games end in a draw or shared win. " if shared > 0
-             else "No game ends in a draw or shared win. ")
-    if m["completion"]["value"] < 1:
-        text += f"Only {_pct(m['completion']['value'])} of games end by the rules. "
+    if team:
+        text += f"{_pct(shared)} of games are won by a team of several players. "
+    else:
+        text += (f"{_pct(shared)} of games end in a draw or shared win. " if shared > 0
+                 else "No game ends in a draw or shared win. ")
+    done = m["completion"]
+    if done["value"] < 1:
+        capped = round((1 - done["value"]) * done["n"])
+        text += (f"{capped:,} of {done['n']:,} games ({_pct(1 - done['value'])}) hit the "
+                 f"simulation's safety cap instead of ending by the rules. ")
     unit = m["duration.mean"]["unit"]
     text += (f"A game lasts {m['duration.p50']['value']:.0f} {unit} (median; 95% of games "
              f"within {m['duration.p95']['value']:.0f}).")
@@ -66,7 +89,7 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame,
 
 def write_overview(entries: list[dict], folder: Path, meta: dict) -> None:
     """report.md and report.html for a study; entries: game, title, folder, manifest,
-    metrics."""
+    metrics, team, verdict."""
     charts = folder / "charts"
     charts.mkdir(exist_ok=True)
     md = ["# simcli study: every game at its defaults", "",
@@ -80,9 +103,10 @@ def write_overview(entries: list[dict], folder: Path, meta: dict) -> None:
         png = charts / f"{e['game']}.png"
         C.bars_with_ci(png, [f"seat {i + 1}" for i in range(seats.height)], seats["value"],
                        seats["ci_low"], seats["ci_high"], title=f"{e['title']}: seat win rates",
-                       ylabel="win rate (%)", reference=1 / man["players"],
+                       ylabel="win rate (%)",
+                       reference=None if e["team"] else 1 / man["players"],
                        ref_label="fair share")
-        text = verdict(e["title"], man, metrics, e.get("skill"))
+        text = e["verdict"]
         head = metrics.filter(pl.col("metric").is_in(
             ["balance", "shared_rate", "completion", "duration.mean"])).select(
             "metric", "value", "ci_low", "ci_high", "n")

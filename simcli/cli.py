@@ -370,7 +370,6 @@ def study(
 ) -> None:
     """Every game at its default players and policies, to a target precision: one combined
     balance report (Markdown and HTML) with a verdict per game."""
-    from reports.overview import verdict
     from simcli.overview import run_overview
 
     if threads is not None and threads <= 0:
@@ -379,8 +378,7 @@ def study(
         out=out_dir, force=force, quick=quick, target_ci=target_ci,
         games=[g.strip() for g in games.split(",")] if games else None, seed=seed,
         threads=threads, progress=RichProgress("study", enabled=not quiet and not as_json))
-    verdicts = {e["game"]: verdict(e["title"], e["manifest"], e["metrics"], e["skill"])
-                for e in entries}
+    verdicts = {e["game"]: e["verdict"] for e in entries}
     if as_json:
         out.print_json(json.dumps({"folder": str(folder), "verdicts": verdicts}))
         return

@@ -7,7 +7,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from reports.overview import write_overview
+from reports.overview import verdict, write_overview
 from simcli import __version__, engine
 from simcli.analysis import metrics_of
 from simcli.errors import UserError
@@ -46,9 +46,12 @@ def run_overview(*, out: Path | None, force: bool, quick: bool, target_ci: float
             manifest, aggs = load_finished(result.folder)
             skills = skill_table(game, cfg.players, QUICK_SKILL_SEEDS if quick else
                                  SKILL_SEEDS, seed, cfg.threads, progress)
+            metrics = metrics_of(game, aggs, manifest["players"])
             entries.append({"game": name, "title": game.title, "folder": name,
-                            "manifest": manifest, "skill": skills,
-                            "metrics": metrics_of(game, aggs, manifest["players"])})
+                            "manifest": manifest, "skill": skills, "metrics": metrics,
+                            "team": game.team_game,
+                            "verdict": verdict(game.title, manifest, metrics, skills,
+                                               team=game.team_game)})
         meta = {"tool_version": __version__, "seed": seed, "target_ci": target,
                 "seconds": time.perf_counter() - t0,
                 "threads": threads or engine.default_threads(), "cores": os.cpu_count(),

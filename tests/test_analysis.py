@@ -176,6 +176,44 @@ def test_study_writes_one_combined_report(tmp_path):
     assert manifest["stopping"]["target_ci"] == 0.01 and manifest["stopping"]["reached"]
 
 
+def _metrics(seat_rates, n, shared=0.0, completion=1.0, teams=None):
+    """A hand-built metric table as the catalogue gives it."""
+    rows = [(f"win_rate.seat{k + 1}", v) for k, v in enumerate(seat_rates)]
+    rows += [("balance", 1 - (max(seat_rates) - min(seat_rates))), ("shared_rate", shared),
+             ("completion", completion), ("duration.mean", 20.0), ("duration.p50", 20.0),
+             ("duration.p95", 30.0)]
+    rows += [(f"team_win.{t}", v) for t, v in (teams or {}).items()]
+    return pl.DataFrame({"metric": [r[0] for r in rows], "value": [float(r[1]) for r in rows],
+                         "ci_low": [0.0] * len(rows), "ci_high": [1.0] * len(rows),
+                         "n": [n] * len(rows), "unit": ["turns"] * len(rows)})
+
+
+def test_verdict_reads_team_games_without_a_fair_share():
+    from reports.overview import verdict
+
+    manifest = {"players": 4, "seats": ["heuristic"] * 4, "content": {"assumed": False}}
+    m = _metrics([0.6, 0.3, 0.3, 0.3], 10_000, shared=0.55,
+                 teams={"shogun": 0.6, "ninja": 0.4, "ronin": 0.0})
+    text = verdict("Sword", manifest, m, team=True)
+    assert "against a fair" not in text and "seat order matters" not in text
+    assert "Team win rates: shogun 60.0%, ninja 40.0%." in text  # a team that never plays
+    assert "55.0% of games are won by a team of several players" in text
+    plain = verdict("Sword", manifest, m)
+    assert "against a fair 25.0%" in plain and "the seat order matters" in plain
+
+
+def test_verdict_shows_rare_events_instead_of_rounding_them_away():
+    from reports.overview import verdict
+
+    manifest = {"players": 2, "seats": ["greedy"] * 2, "content": {"assumed": True}}
+    text = verdict("G", manifest, _metrics([0.5, 0.5], 40_000, shared=0.0003,
+                                            completion=0.99995))
+    assert "0.03% of games end in a draw or shared win" in text
+    assert "2 of 40,000 games (under 0.01%) hit the simulation's safety cap" in text
+    text = verdict("G", manifest, _metrics([0.5, 0.5], 40_000))
+    assert "No game ends in a draw" in text and "safety cap" not in text
+
+
 def test_skill_gap_is_paired_by_seed_with_an_interval():
     r = run("skill", "sixteen-samurai", "--players", 3, "-n", 2000, "--json")
     (row,) = json.loads(r.stdout)["skill"]

@@ -120,6 +120,7 @@ class Game(ABC):
     own_metric_names: tuple[str, ...] = ()  # names own_metrics() returns
     # What win_rate.seatK means in this game (team games: the seat's team wins).
     seat_win_meaning: str = "wins outright"
+    team_game: bool = False  # seats hold different roles: no fair share per seat
     default_n: int = 100_000
     chunk_size: int = 10_000
     row_columns: tuple[str, ...] = ()

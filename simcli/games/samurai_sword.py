@@ -457,6 +457,7 @@ class SamuraiSword(Game):
     kernel = K.play_chunk
     supports_mirror = True
     seat_win_meaning = "is on the winning team"
+    team_game = True
     own_metric_names = ("team_win.shogun", "team_win.ninja", "team_win.ronin",
                         "end.swordmaster", "end.deck", "reshuffles.mean",
                         "deadly_strike_rate")
