@@ -80,6 +80,12 @@ VS_FILL = 12
 VS_OPEN = 13  # position in the list of open villages
 N_VS = 14
 
+# `esum` (int8, one row per cell) holds the same columns (q * 3 + s, VS_FILL) for the cards
+# next to an empty village cell, kept up to date as cards land (at most 4 * 15), so greedy
+# reads a would-be village's influence without looking at the grid; a row goes stale once a
+# village is put on its cell, and clear_board zeroes the rows next to every filled cell.
+N_ES = 16
+
 # End reasons (bits)
 E_MARKERS = 1
 E_VILLAGES = 2
@@ -141,6 +147,8 @@ N_LEN = 128
 N_VH = 64
 MAX_P = 4
 
+CTZ4 = 0x12131210  # for each 4-bit value v, 2 bits at 2 * v: the position of v's lowest set bit
+
 
 @njit(**INLINE)
 def frontier_add(fpos, lists, st, cell):
@@ -168,7 +176,7 @@ def frontier_remove(fpos, lists, st, cell):
 
 @njit(**INLINE)
 def add_influence(vsum, vi, code):
-    """Count a card (code) next to village vi."""
+    """Count a card (code) next to village vi (or, in esum, next to empty cell vi)."""
     o = code & 3
     sy = (code >> 2) & 3
     va = (code >> 4) & 15
@@ -207,25 +215,32 @@ def place_village(grid, fpos, lists, st, vinfo, vsum, offs, cell, mask):
 
 
 @njit(**NO_ALLOC)
-def place_card(grid, fpos, lists, st, vsum, offs, cell, code):
+def place_card(grid, fpos, lists, st, vsum, esum, offs, cell, code):
     """Put a card (code with its owner) on a legal cell."""
     grid[cell] = code + 1
     frontier_remove(fpos, lists, st, cell)
     lists[L_FILL, st[ST_NFILL]] = cell
     st[ST_NFILL] += 1
     for d in range(4):
-        h = grid[cell + offs[d]]
+        n = cell + offs[d]
+        h = grid[n]
         if h != 0:
             add_influence(vsum, h - 1, code)
+        else:
+            add_influence(esum, n, code)
 
 
 @njit(**NO_ALLOC)
-def clear_board(grid, fpos, lists, st):
+def clear_board(grid, fpos, lists, st, offs, esum):
     """Empty every cell the game touched and reset the counters of the board."""
     for i in range(st[ST_NFILL]):
         c = lists[L_FILL, i]
         grid[c] = 0
         fpos[c] = -1
+        for d in range(4):
+            n = c + offs[d]
+            for k in range(N_ES):
+                esum[n, k] = 0
     for i in range(st[ST_NF]):
         fpos[lists[L_FRONT, i]] = -1
     st[ST_NF] = 0
@@ -259,41 +274,10 @@ def find_openings(grid, offs, c, p, opens):
     return n
 
 
-@njit(**INLINE)
-def influence(grid, offs, v, skip, P, sums):
-    """Each player's influence per shape from the cards next to v (not counting `skip`);
-    returns how many of those neighbours hold a card."""
-    for q in range(P):
-        sums[q, 0] = 0
-        sums[q, 1] = 0
-        sums[q, 2] = 0
-    filled = 0
-    for d in range(4):
-        n = v + offs[d]
-        if n == skip:
-            continue
-        h = grid[n]
-        if h == 0:
-            continue
-        filled += 1
-        code = h - 1
-        o = code & 3
-        sy = (code >> 2) & 3
-        va = (code >> 4) & 15
-        if sy == SAMURAI:
-            sums[o, 0] += va
-            sums[o, 1] += va
-            sums[o, 2] += va
-        else:
-            sums[o, sy] += va
-    return filled
-
-
 @njit(**NO_ALLOC)
-def score_village(grid, offs, lists, vinfo, vsum, vi, cell, P, taken, st, tie_discard, sums,
+def score_village(grid, offs, lists, vinfo, vsum, vi, cell, P, taken, st, tie_discard,
                   wins3, kinds, heat, misc, R, W, HR):
     """Score a surrounded village: each symbol's marker to the strict highest influence."""
-    influence(grid, offs, cell, -1, P, sums)
     mask = vinfo[V_MASK, vi]
     awarded = 0
     for s in range(N_SHAPES):
@@ -304,7 +288,7 @@ def score_village(grid, offs, lists, vinfo, vsum, vi, cell, P, taken, st, tie_di
         bq = -1
         tie = False
         for q in range(P):
-            x = sums[q, s]
+            x = vsum[vi, q * 3 + s]
             if x > best:
                 best = x
                 bq = q
@@ -370,19 +354,19 @@ def lead_value(m, cap):
 
 
 @njit(**INLINE)
-def own_and_rival(sums, p, P, s):
-    """(p's influence, the best rival's) on shape s."""
+def own_and_rival(esum, x, p, P, s):
+    """(p's influence, the best rival's) on shape s next to empty cell x."""
     # written out for the 4 seats: a loop over players gets vectorized into slow gathers
-    riv = 0
+    riv = np.int64(0)
     if p != 0:
-        riv = max(riv, sums[0, s])
+        riv = max(riv, np.int64(esum[x, s]))
     if P > 1 and p != 1:
-        riv = max(riv, sums[1, s])
+        riv = max(riv, np.int64(esum[x, 3 + s]))
     if P > 2 and p != 2:
-        riv = max(riv, sums[2, s])
+        riv = max(riv, np.int64(esum[x, 6 + s]))
     if P > 3 and p != 3:
-        riv = max(riv, sums[3, s])
-    return sums[p, s], riv
+        riv = max(riv, np.int64(esum[x, 9 + s]))
+    return np.int64(esum[x, p * 3 + s]), riv
 
 
 @njit(**NO_ALLOC)
@@ -405,13 +389,14 @@ def shape_weights(taken, st, p, P, supply, pf, fs):
 
 
 @njit(**NO_ALLOC)
-def village_gain(grid, offs, x, mask, p, P, sums, fs, pf):
+def village_gain(esum, x, mask, p, P, fs, pf):
     """Greedy's value for player p of a village showing `mask` placed at empty cell x."""
-    filled = influence(grid, offs, x, -1, P, sums)
+    xu = np.uint64(x)
+    filled = esum[xu, VS_FILL]
     g = 0.0
     for s in range(N_SHAPES):
         if (mask >> s) & 1:
-            own, riv = own_and_rival(sums, p, P, s)
+            own, riv = own_and_rival(esum, xu, p, P, s)
             if filled == 4:
                 g += fs[s] * (1.0 if own > riv else 0.0)
             else:
@@ -447,13 +432,13 @@ def card_values(out, row, nk, kadd, full, inv_cap, ha, hb, hc, wa, wb, wc, ma, m
 
 
 @njit(**INLINE)
-def x_value(grid, offs, x, p, P, sums, fs, pf, top, unseen, nk, kadd, xtab, row):
+def x_value(esum, x, p, P, fs, pf, top, unseen, nk, kadd, xtab, row):
     """Greedy's value, for each distinct card in hand, of a new village at empty cell x next
     to the card (into xtab[row, :nk]): the visible top village (`top`'s symbols), or with
     `unseen` one not seen yet (symbols weighted by their frequency in the deck)."""
     infl = pf[PF_INFL]
     inv_cap = 1.0 / pf[PF_CAP]
-    full = influence(grid, offs, x, -1, P, sums) == 3
+    full = esum[x, VS_FILL] == 3
     # per shape: weight (0: not counted) and p's lead now
     wa = fs[0] * pf[PF_FREQ] if unseen else fs[0] * (top & 1)
     wb = fs[1] * pf[PF_FREQ + 1] if unseen else fs[1] * ((top >> 1) & 1)
@@ -465,11 +450,11 @@ def x_value(grid, offs, x, p, P, sums, fs, pf, top, unseen, nk, kadd, xtab, row)
         wa *= infl
         wb *= infl
         wc *= infl
-    own, riv = own_and_rival(sums, p, P, 0)
+    own, riv = own_and_rival(esum, x, p, P, 0)
     ma = own - riv
-    own, riv = own_and_rival(sums, p, P, 1)
+    own, riv = own_and_rival(esum, x, p, P, 1)
     mb = own - riv
-    own, riv = own_and_rival(sums, p, P, 2)
+    own, riv = own_and_rival(esum, x, p, P, 2)
     mc = own - riv
     card_values(xtab, row, nk, kadd, full, inv_cap, ha, hb, hc, wa, wb, wc, ma, mb, mc,
                 0.0, 0.0, 0.0)
@@ -493,7 +478,7 @@ def lead_now(vsum, vi, p, P, s):
 
 @njit(**NO_ALLOC)
 def greedy_move(grid, offs, lists, st, vinfo, vsum, vtab, xkey, xtab, vdeck, hands, p, P, pf,
-                fs, sums, kpos, kadd, kscore):
+                fs, esum, kpos, kadd, kscore):
     """Greedy's (hand position, cell): markers won now, plus lead gained on open villages
     and on the villages the play creates, shapes weighted by fs; weakest card on ties.
 
@@ -576,33 +561,39 @@ def greedy_move(grid, offs, lists, st, vinfo, vsum, vtab, xkey, xtab, vdeck, han
         x0 = zrow
         x1 = zrow
         x2 = zrow
-        for e in range(4):
-            if e == 0:
-                he, oe, va, vb, oa, ob = h0, o0, h2, h3, o2, o3
-            elif e == 1:
-                he, oe, va, vb, oa, ob = h1, o1, h2, h3, o2, o3
-            elif e == 2:
-                he, oe, va, vb, oa, ob = h2, o2, h0, h1, o0, o1
-            else:
-                he, oe, va, vb, oa, ob = h3, o3, h0, h1, o0, o1
-            if he != 0:
-                continue
-            x = c + oe
-            ha = grid[np.uint64(x + oa)]
-            hb = grid[np.uint64(x + ob)]
-            opens = ((va != 0) & (ha != 0) & (((ha - 1) & 3) != p)) | (
-                (vb != 0) & (hb != 0) & (((hb - 1) & 3) != p))
-            if not opens:
-                continue
+        # worked out without branches: the four diagonal neighbours of c (card cells) and
+        # whether another player holds them; bit e of fm: side e opens (its cell x = c +
+        # offs[e] is empty and a village on a side next to both c and the diagonal cell
+        # between them has such a card there), visited lowest bit first through CTZ4
+        d02 = grid[np.uint64(c + o0 + o2)]
+        d03 = grid[np.uint64(c + o0 + o3)]
+        d12 = grid[np.uint64(c + o1 + o2)]
+        d13 = grid[np.uint64(c + o1 + o3)]
+        g02 = (d02 != 0) & (((d02 - 1) & 3) != p)
+        g03 = (d03 != 0) & (((d03 - 1) & 3) != p)
+        g12 = (d12 != 0) & (((d12 - 1) & 3) != p)
+        g13 = (d13 != 0) & (((d13 - 1) & 3) != p)
+        v0 = h0 != 0
+        v1 = h1 != 0
+        v2 = h2 != 0
+        v3 = h3 != 0
+        fm = ((((h0 == 0) & ((v2 & g02) | (v3 & g03))) * 1)
+              | (((h1 == 0) & ((v2 & g12) | (v3 & g13))) * 2)
+              | (((h2 == 0) & ((v0 & g02) | (v1 & g12))) * 4)
+              | (((h3 == 0) & ((v0 & g03) | (v1 & g13))) * 8))
+        while fm != 0:
+            e = (CTZ4 >> (fm << 1)) & 3  # the lowest side left
+            fm &= fm - 1
+            x = c + offs[np.uint64(e)]
             # the first cell opened gets the visible top village, the others unseen ones;
             # xkey[x] holds the first kind's row, xkey[x + 1] (a card cell) the second's
             unseen = nop > 0
             if vtop + nop >= NV:
-                continue
+                break
             slot = np.uint64(x + 1) if unseen else np.uint64(x)
             key = xkey[slot]
             if key >> 16 != stamp:
-                x_value(grid, offs, x, p, P, sums, fs, pf, vdeck[vtop], unseen, nk, kadd, xtab,
+                x_value(esum, np.uint64(x), p, P, fs, pf, vdeck[vtop], unseen, nk, kadd, xtab,
                         nx)
                 key = (stamp << 16) | nx
                 xkey[slot] = key
@@ -631,8 +622,8 @@ def greedy_move(grid, offs, lists, st, vinfo, vsum, vtab, xkey, xtab, vdeck, han
 
 
 @njit(**NO_ALLOC)
-def choose_opening(state, policy, see_all, grid, offs, opens, n, vdeck, vtop, p, P, sums,
-                   fs, pf, gains, assign):
+def choose_opening(state, policy, see_all, esum, opens, n, vdeck, vtop, p, P, fs, pf, gains,
+                   assign):
     """How many of the next village cards to place now, and where (opens[assign[j]]).
 
     Random puts one village on a uniformly chosen open cell. Greedy with see-next places
@@ -647,8 +638,7 @@ def choose_opening(state, policy, see_all, grid, offs, opens, n, vdeck, vtop, p,
     nvis = min(n, NV - vtop) if see_all else min(2, n, NV - vtop)
     for j in range(nvis):
         for o in range(n):
-            gains[j, o] = village_gain(grid, offs, opens[o], vdeck[vtop + j], p, P, sums, fs,
-                                       pf)
+            gains[j, o] = village_gain(esum, opens[o], vdeck[vtop + j], p, P, fs, pf)
     if not see_all:
         best = -1e300
         for o in range(n):
@@ -690,7 +680,7 @@ def choose_opening(state, policy, see_all, grid, offs, opens, n, vdeck, vtop, p,
 
 @njit(**NO_ALLOC)
 def play_turn(state, p, hi, cell, P, pol, pi, pf, grid, fpos, lists, vinfo, vsum, vdeck,
-              hands, decks, st, taken, offs, sums, fs, gains, opens, assign, wins3, kinds,
+              hands, decks, st, taken, offs, esum, fs, gains, opens, assign, wins3, kinds,
               heat, misc):
     """Player p plays hands[p, hi] on `cell`: new villages, scoring, draw.
 
@@ -701,7 +691,7 @@ def play_turn(state, p, hi, cell, P, pol, pi, pf, grid, fpos, lists, vinfo, vsum
     n = st[ST_HAND + p] - 1
     hands[p, hi] = hands[p, n]
     st[ST_HAND + p] = n
-    place_card(grid, fpos, lists, st, vsum, offs, cell, code)
+    place_card(grid, fpos, lists, st, vsum, esum, offs, cell, code)
     kinds[code >> 8, K_PLAYED] += 1
     NV = vdeck.shape[0]
     chain = pi[PI_CHAIN]
@@ -714,8 +704,8 @@ def play_turn(state, p, hi, cell, P, pol, pi, pf, grid, fpos, lists, vinfo, vsum
         if vtop >= NV:
             unfilled = n_open
             break
-        k = choose_opening(state, pol[p], pi[PI_SEE_ALL], grid, offs, opens, n_open, vdeck,
-                           vtop, p, P, sums, fs, pf, gains, assign)
+        k = choose_opening(state, pol[p], pi[PI_SEE_ALL], esum, opens, n_open, vdeck, vtop, p,
+                           P, fs, pf, gains, assign)
         for j in range(k):
             place_village(grid, fpos, lists, st, vinfo, vsum, offs, opens[assign[j]],
                           vdeck[vtop + j])
@@ -745,7 +735,7 @@ def play_turn(state, p, hi, cell, P, pol, pi, pf, grid, fpos, lists, vinfo, vsum
         vi = h - 1
         if vinfo[V_SCORED, vi] == 0 and vsum[vi, VS_FILL] == 4:
             score_village(grid, offs, lists, vinfo, vsum, vi, cell + offs[d], P, taken, st,
-                          pi[PI_TIE_DISCARD], sums, wins3, kinds, heat, misc, R, W,
+                          pi[PI_TIE_DISCARD], wins3, kinds, heat, misc, R, W,
                           pi[PI_HEAT_R])
     if st[ST_DECK + p] > 0:
         st[ST_DECK + p] -= 1
@@ -817,7 +807,7 @@ def decide_winner(taken, P, dom, ndom):
 
 @njit(**NO_ALLOC)
 def play_game(states, lane, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo, vsum, vdeck,
-              hands, decks, st, taken, offs, sums, fs, vtab, xkey, xtab, kpos, kadd, kscore,
+              hands, decks, st, taken, offs, esum, fs, vtab, xkey, xtab, kpos, kadd, kscore,
               gains, opens, assign, wins3, dom, ndom, wins, shared, outcome, winby, elim, domn,
               markers, ends, lengths, vhist, kinds, heat, misc, row):
     """Play one whole game on a cleared board; add its statistics. Seat p's deck and random
@@ -863,12 +853,12 @@ def play_game(states, lane, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vin
             if pol[cur] == GREEDY:
                 shape_weights(taken, st, cur, P, supply, pf, fs)
                 hi, cell = greedy_move(grid, offs, lists, st, vinfo, vsum, vtab, xkey, xtab,
-                                       vdeck, hands, cur, P, pf, fs, sums, kpos, kadd, kscore)
+                                       vdeck, hands, cur, P, pf, fs, esum, kpos, kadd, kscore)
             else:
                 hi = below(states[lane[cur]], st[ST_HAND + cur])
                 cell = np.int64(lists[L_FRONT, below(states[lane[cur]], st[ST_NF])])
             play_turn(states[lane[cur]], cur, hi, cell, P, pol, pi, pf, grid, fpos, lists,
-                      vinfo, vsum, vdeck, hands, decks, st, taken, offs, sums, fs, gains,
+                      vinfo, vsum, vdeck, hands, decks, st, taken, offs, esum, fs, gains,
                       opens, assign, wins3, kinds, heat, misc)
             for s in range(N_SHAPES):
                 if st[ST_REM + s] <= 0:
@@ -941,7 +931,7 @@ def play_game(states, lane, P, pol, setc, vmasks, pi, pf, grid, fpos, lists, vin
 @njit(**JIT)
 def new_buffers(P, NC, NV, R, hand_size):
     """Scratch arrays for a chunk: (grid, fpos, lists, vinfo, vsum, vdeck, hands, decks, st,
-    taken, offs, sums, fs, vtab, xkey, xtab, kpos, kadd, kscore, gains, opens, assign, wins3,
+    taken, offs, esum, fs, vtab, xkey, xtab, kpos, kadd, kscore, gains, opens, assign, wins3,
     dom, ndom)."""
     W = 2 * R + 1
     L = max(4 * NV + 8, P * NC + NV + 8)
@@ -956,7 +946,7 @@ def new_buffers(P, NC, NV, R, hand_size):
             np.zeros((NV, N_VS), np.int64), np.zeros(NV, np.int64),  # vsum, vdeck
             np.zeros((MAX_P, hand_size + 1), np.int64), np.zeros((MAX_P, NC), np.int64),
             np.zeros(N_ST, np.int64), np.zeros((MAX_P, N_SHAPES), np.int64), offs,
-            np.zeros((MAX_P, N_SHAPES), np.int64), np.zeros(N_SHAPES),  # sums, fs
+            np.zeros((W * W, N_ES), np.int8), np.zeros(N_SHAPES),  # esum, fs
             np.zeros((NV + 1, K)), np.zeros(W * W, np.int64), np.zeros((6 * L, K)),
             np.zeros(K, np.int64), np.zeros((K, 4), np.int64), np.zeros(K),  # kpos..kscore
             np.zeros((4, 4)), np.zeros(8, np.int64), np.zeros(4, np.int64),  # gains..assign
@@ -972,7 +962,7 @@ def play_chunk(seed, first, count, P, pol, setc, vmasks, pi, pf, wins, shared, o
     `pol` lists the players' policies; in `rotation` r player j (its policy and its own
     stream) sits at seat (j + r) % P. `rows` is (count, N_ROW) or (0, N_ROW).
     """
-    (grid, fpos, lists, vinfo, vsum, vdeck, hands, decks, st, taken, offs, sums, fs, vtab,
+    (grid, fpos, lists, vinfo, vsum, vdeck, hands, decks, st, taken, offs, esum, fs, vtab,
      xkey, xtab, kpos, kadd, kscore, gains, opens, assign, wins3, dom, ndom) = new_buffers(
         P, setc.shape[0], vmasks.shape[0], pi[PI_R], pi[PI_HAND])
     states = new_states(0, MAX_P + 1)
@@ -982,10 +972,10 @@ def play_chunk(seed, first, count, P, pol, setc, vmasks, pi, pf, wins, shared, o
     for g in range(count):
         seed_lanes(states, seed, first + g)
         play_game(states, lane, P, seat_pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo,
-                  vsum, vdeck, hands, decks, st, taken, offs, sums, fs, vtab, xkey, xtab, kpos,
+                  vsum, vdeck, hands, decks, st, taken, offs, esum, fs, vtab, xkey, xtab, kpos,
                   kadd, kscore, gains, opens, assign, wins3, dom, ndom, wins, shared, outcome,
                   winby, elim, domn, markers, ends, lengths, vhist, kinds, heat, misc, row)
-        clear_board(grid, fpos, lists, st)
+        clear_board(grid, fpos, lists, st, offs, esum)
         if keep:
             rows[g, :] = row
 
@@ -995,7 +985,7 @@ def play_single(seed, index, P, pol, setc, vmasks, pi, pf, wins, shared, outcome
                 domn, markers, ends, lengths, vhist, kinds, heat, misc):
     """Play one game and return its final state, for checking invariants:
     (outcome, grid, lists, vinfo, vsum, vdeck, hands, decks, st, taken, row)."""
-    (grid, fpos, lists, vinfo, vsum, vdeck, hands, decks, st, taken, offs, sums, fs, vtab,
+    (grid, fpos, lists, vinfo, vsum, vdeck, hands, decks, st, taken, offs, esum, fs, vtab,
      xkey, xtab, kpos, kadd, kscore, gains, opens, assign, wins3, dom, ndom) = new_buffers(
         P, setc.shape[0], vmasks.shape[0], pi[PI_R], pi[PI_HAND])
     states = new_states(0, MAX_P + 1)
@@ -1003,7 +993,7 @@ def play_single(seed, index, P, pol, setc, vmasks, pi, pf, wins, shared, outcome
     seat_pol, lane = rotation_lanes(P, pol, 0, MAX_P)
     row = np.zeros(N_ROW, np.int64)
     res = play_game(states, lane, P, seat_pol, setc, vmasks, pi, pf, grid, fpos, lists, vinfo, vsum,
-                    vdeck, hands, decks, st, taken, offs, sums, fs, vtab, xkey, xtab, kpos,
+                    vdeck, hands, decks, st, taken, offs, esum, fs, vtab, xkey, xtab, kpos,
                     kadd, kscore, gains, opens, assign, wins3, dom, ndom, wins, shared,
                     outcome, winby, elim, domn, markers, ends, lengths, vhist, kinds, heat,
                     misc, row)

@@ -454,6 +454,31 @@ def test_shipped_content_loads():
         assert GAME.load_content(Path(p)).assumed
 
 
+def test_influence_kept_for_empty_village_cells_matches_the_grid_and_clears():
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        players = int(rng.integers(2, 5))
+        b = random_board(rng, players)
+        kb = mirror(b, players, rng)
+        for x in range(-5, 6):
+            for y in range(-5, 6):
+                if (x + y) % 2 or (x, y) in b.cells:
+                    continue
+                want = np.zeros(K.N_VS, np.int64)
+                for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    c = b.cells.get((x + dx, y + dy))
+                    if c is None:
+                        continue
+                    want[K.VS_FILL] += 1
+                    for s in range(3):
+                        if c.symbol in (s, N.SAMURAI):
+                            want[c.owner * 3 + s] += c.influence
+                got = kb.esum[kb.at(x, y), :K.N_VS].astype(np.int64)
+                assert (got[:12] == want[:12]).all() and got[K.VS_FILL] == want[K.VS_FILL]
+        K.clear_board(kb.grid, kb.fpos, kb.lists, kb.st, kb.offs, kb.esum)
+        assert not kb.grid.any() and not kb.esum.any()
+
+
 def test_greedy_plays_a_move_of_highest_value_by_the_reference():
     rng = np.random.default_rng(8)
     checked = 0
@@ -476,7 +501,7 @@ def test_greedy_plays_a_move_of_highest_value_by_the_reference():
         pf = kb.prep.pf
         hi, cell = K.greedy_move(kb.grid, kb.offs, kb.lists, kb.st, kb.vinfo, kb.vsum,
                                  kb.vtab, kb.xkey, kb.xtab, kb.vdeck, kb.hands, p, players,
-                                 pf, kb.fs, kb.sums, kb.kpos, kb.kadd, kb.kscore)
+                                 pf, kb.fs, kb.esum, kb.kpos, kb.kadd, kb.kscore)
         vtop = int(kb.st[K.ST_VTOP])
 
         args = (players, kb.fs.tolist(), deck[vtop] if vtop < 4 else 0,

@@ -16,7 +16,7 @@ from tests.naive_card_game import BUDDHA, HELMET, RICE, SAMURAI
 GAME = SamuraiCardGame()
 CONTENT = GAME.load_content(GAME.content_path(None))
 BUF_NAMES = ("grid", "fpos", "lists", "vinfo", "vsum", "vdeck", "hands", "decks", "st", "taken",
-             "offs", "sums", "fs", "vtab", "xkey", "xtab", "kpos", "kadd", "kscore", "gains",
+             "offs", "esum", "fs", "vtab", "xkey", "xtab", "kpos", "kadd", "kscore", "gains",
              "opens", "assign", "wins3", "dom", "ndom")
 
 
@@ -66,8 +66,8 @@ class KBoard:
 
     def card(self, x: int, y: int, owner: int, symbol: int, influence: int) -> None:
         assert (x + y) % 2 == 1
-        K.place_card(self.grid, self.fpos, self.lists, self.st, self.vsum, self.offs,
-                     self.at(x, y), self.code(owner, symbol, influence))
+        K.place_card(self.grid, self.fpos, self.lists, self.st, self.vsum, self.esum,
+                     self.offs, self.at(x, y), self.code(owner, symbol, influence))
 
     def play(self, owner: int, x: int, y: int, symbol: int, influence: int) -> None:
         """owner plays this card on (x, y) as a whole turn: villages, scoring, draw."""
@@ -78,7 +78,7 @@ class KBoard:
         K.play_turn(self.state, owner, 0, self.at(x, y), self.P, self.prep.policies, self.pi,
                     self.prep.pf, self.grid, self.fpos, self.lists, self.vinfo, self.vsum,
                     self.vdeck, self.hands, self.decks, self.st, self.taken, self.offs,
-                    self.sums, self.fs, self.gains, self.opens, self.assign, self.wins3,
+                    self.esum, self.fs, self.gains, self.opens, self.assign, self.wins3,
                     a["kinds"], a["heat"], a["misc"])
 
     def frontier(self) -> set[tuple[int, int]]:
