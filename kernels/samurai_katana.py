@@ -760,6 +760,18 @@ def start_move(states, lane, pol, p, s, e, k, bd, pl, pcount, hand, piles, gs, t
 
 # --- policies: one activation step ------------------------------------------------------
 
+@njit(**INLINE)
+def top_rival(pl, P, p, col, floor):
+    """The first other clan with the most of pl[:, col], if above `floor`; else -1."""
+    best = floor
+    target = -1
+    for q in range(P):
+        if q != p and pl[q, col] > best:
+            best = pl[q, col]
+            target = q
+    return target
+
+
 @njit(**NO_ALLOC)
 def greedy_card(p, bd, pl, hand, terr, adj_start, adj, pi, cards):
     """Greedy's card to play now, if any: (hand position, target) or (-1, -1). Harvest and
@@ -775,23 +787,11 @@ def greedy_card(p, bd, pl, hand, terr, adj_start, adj, pi, cards):
         if eff == E_KOKU or eff == E_HONOR:  # noqa: SIM109
             target = p
         elif eff == E_WAKO:
-            best = 1
-            for q in range(P):
-                if q != p and pl[q, PL_KOKU] > best:
-                    best = pl[q, PL_KOKU]
-                    target = q
+            target = top_rival(pl, P, p, PL_KOKU, 1)
         elif eff == E_INSULT:
-            best = 0
-            for q in range(P):
-                if q != p and pl[q, PL_HONOR] > best:
-                    best = pl[q, PL_HONOR]
-                    target = q
+            target = top_rival(pl, P, p, PL_HONOR, 0)
         elif eff == E_NINJA:
-            best = 1
-            for q in range(P):
-                if q != p and pl[q, PL_HAND] > best:
-                    best = pl[q, PL_HAND]
-                    target = q
+            target = top_rival(pl, P, p, PL_HAND, 1)
         elif eff == E_UPRISING:
             amount = cards[c, CC_AMOUNT]
             best = 2

@@ -118,9 +118,7 @@ def length_table(s: dict, long: LongTable) -> pl.DataFrame:
     for what, hist in series:
         d = distribution(hist)
         long.add("length", "turns_mean", what, d.mean)
-        rows.append({"per": what, "mean_turns": d.mean.value, "ci_low": d.mean.lo,
-                     "ci_high": d.mean.hi, "sd": d.sd, **d.quantiles, "min": d.min,
-                     "max": d.max, "n": d.n})
+        rows.append({"per": what, **d.columns(mean="mean_turns", count="n")})
     return pl.DataFrame(rows)
 
 

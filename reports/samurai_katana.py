@@ -210,9 +210,7 @@ def length_table(s: dict, long: LongTable) -> pl.DataFrame:
     """Game length in turns."""
     d = distribution(s["lengths"])
     long.add("length", "turns_mean", "", d.mean)
-    return pl.DataFrame([{"mean_turns": d.mean.value, "ci_low": d.mean.lo, "ci_high": d.mean.hi,
-                          "sd": d.sd, **d.quantiles, "min": d.min, "max": d.max, "games": d.n,
-                          "capped": s["capped"]}])
+    return pl.DataFrame([{**d.columns(mean="mean_turns"), "capped": s["capped"]}])
 
 
 def sources_table(s: dict, long: LongTable) -> pl.DataFrame:

@@ -209,9 +209,7 @@ def length_table(s: dict, long: LongTable) -> pl.DataFrame:
                       ("winning team's score margin (Honor games)", "margin")):
         d = distribution(s[key])
         long.add("length", "mean", what, d.mean)
-        rows.append({"figure": what, "mean": d.mean.value, "ci_low": d.mean.lo,
-                     "ci_high": d.mean.hi, "sd": d.sd, **d.quantiles, "min": d.min,
-                     "max": d.max, "games": d.n})
+        rows.append({"figure": what, **d.columns()})
     return pl.DataFrame(rows)
 
 

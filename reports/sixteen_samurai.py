@@ -101,11 +101,7 @@ def length_table(s: dict, long: LongTable) -> pl.DataFrame:
                        ("Whole game", "len_total")):
         d = distribution(s[key])
         long.add("length", "rounds_mean", phase, d.mean)
-        rows.append({
-            "phase": phase, "mean_rounds": d.mean.value, "ci_low": d.mean.lo,
-            "ci_high": d.mean.hi, "sd": d.sd, **d.quantiles, "min": d.min, "max": d.max,
-            "games": d.n,
-        })
+        rows.append({"phase": phase, **d.columns(mean="mean_rounds")})
     return pl.DataFrame(rows)
 
 

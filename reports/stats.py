@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 from scipy import special
@@ -97,6 +98,13 @@ class Distribution:
     quantiles: dict[str, float]
     min: int
     max: int
+
+    def columns(self, mean: str = "mean", count: str = "games") -> dict[str, Any]:
+        """Table columns: the mean (named `mean`) with its interval, sd, quantiles, min, max
+        and the number of values (named `count`)."""
+        return {mean: self.mean.value, "ci_low": self.mean.lo, "ci_high": self.mean.hi,
+                "sd": self.sd, **self.quantiles, "min": self.min, "max": self.max,
+                count: self.n}
 
 
 def distribution(hist: np.ndarray, confidence: float = CONFIDENCE) -> Distribution:

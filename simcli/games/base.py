@@ -86,6 +86,20 @@ class Content:
         }
 
 
+def line_of(text: str, needle: str, start: int = 0) -> int | None:
+    """The number (from 1) of the first line after the first `start` lines that contains
+    `needle`, or None."""
+    for i, line in enumerate(text.splitlines()[start:], start=start + 1):
+        if needle in line:
+            return i
+    return None
+
+
+def at_line(path: Path, line: int | None) -> str:
+    """'PATH line N' for error messages, or just PATH when the line is unknown."""
+    return f"{path} line {line}" if line else str(path)
+
+
 def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
     """Parse a TOML file; unreadable or malformed files raise UserError naming the line."""
     try:

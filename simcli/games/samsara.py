@@ -10,7 +10,15 @@ import numpy as np
 
 from kernels import samsara as K
 from simcli.errors import UserError
-from simcli.games.base import Content, CoreStats, Game, RuleOption, read_toml, sha256
+from simcli.games.base import (
+    Content,
+    CoreStats,
+    Game,
+    RuleOption,
+    at_line,
+    read_toml,
+    sha256,
+)
 
 MAX_TURNS = 2000  # safety cap per game (counted; no game has reached it in our runs)
 TOP_K = 8  # lookahead: best turns by greedy value that it examines in depth
@@ -126,7 +134,7 @@ def _line_of(text: str, needle: str) -> int | None:
 
 def _where(path: Path, text: str, key: str) -> str:
     line = _line_of(text, f"{key} =") or _line_of(text, f"{key}=")
-    return f"{path} line {line}" if line else str(path)
+    return at_line(path, line)
 
 
 def _int_field(path: Path, text: str, table: dict, section: str, key: str, lo: int,

@@ -12,7 +12,16 @@ import numpy as np
 
 from kernels import samurai_card_game as K
 from simcli.errors import UserError
-from simcli.games.base import Content, CoreStats, Game, RuleOption, read_toml, sha256
+from simcli.games.base import (
+    Content,
+    CoreStats,
+    Game,
+    RuleOption,
+    at_line,
+    line_of,
+    read_toml,
+    sha256,
+)
 
 SHAPES = ("helmet", "buddha", "rice")  # marker shapes: triangle, circle, square
 SHAPE_MARKERS = ("triangle", "circle", "square")
@@ -111,17 +120,6 @@ class Prepared:
     n_kinds: int
 
 
-def _where(path: Path, line: int | None) -> str:
-    return f"{path} line {line}" if line else str(path)
-
-
-def _line_of(text: str, needle: str) -> int | None:
-    for i, line in enumerate(text.splitlines(), start=1):
-        if needle in line:
-            return i
-    return None
-
-
 def _entry_line(text: str, section: str, key: str, index: int) -> int | None:
     """Line of entry `index` of a list in [section], found by its `key =` (one per entry)."""
     lines = text.splitlines()
@@ -170,14 +168,14 @@ def parse_content(path: Path) -> Content:
         raise UserError(f"{path}: [content] must be a table")
     game = meta.get("game", "samurai-card-game")
     if game != "samurai-card-game":
-        raise UserError(f"{_where(path, _line_of(text, 'game ='))}: content is for '{game}', "
+        raise UserError(f"{at_line(path, line_of(text, 'game ='))}: content is for '{game}', "
                         f"not samurai-card-game")
     default_assumed = meta.get("assumed", True)
     rules = doc.get("rules", {})
     if not isinstance(rules, dict):
         raise UserError(f"{path}: [rules] must be a table")
-    hand = _int(_where(path, _line_of(text, "hand =")), rules, "hand", 1, 15)
-    markers = _int(_where(path, _line_of(text, "markers =")), rules, "markers", 1, 999)
+    hand = _int(at_line(path, line_of(text, "hand =")), rules, "hand", 1, 15)
+    markers = _int(at_line(path, line_of(text, "markers =")), rules, "markers", 1, 999)
 
     pset = doc.get("player_set", {})
     cards = pset.get("cards") if isinstance(pset, dict) else None
@@ -185,7 +183,7 @@ def parse_content(path: Path) -> Content:
         raise UserError(f"{path}: needs a [player_set] table with a non-empty 'cards' list")
     sym, inf, cnt, assumed = [], [], [], []
     for i, card in enumerate(cards):
-        where = _where(path, _entry_line(text, "player_set", "symbol", i))
+        where = at_line(path, _entry_line(text, "player_set", "symbol", i))
         what = f"card entry {i + 1}: "
         if not isinstance(card, dict):
             raise UserError(f"{where}: {what}must be a table")
@@ -209,10 +207,10 @@ def parse_content(path: Path) -> Content:
     remove = np.zeros(len(sym), np.int64)
     rem_list = pset.get("remove_4p", [])
     if not isinstance(rem_list, list):
-        raise UserError(f"{_where(path, _line_of(text, 'remove_4p'))}: 'remove_4p' must be a "
+        raise UserError(f"{at_line(path, line_of(text, 'remove_4p'))}: 'remove_4p' must be a "
                         f"list of {{ symbol, influence, count }}")
     for i, item in enumerate(rem_list):
-        where = _where(path, _entry_line(text, "player_set", "symbol", len(cards) + i))
+        where = at_line(path, _entry_line(text, "player_set", "symbol", len(cards) + i))
         what = f"remove_4p entry {i + 1}: "
         if not isinstance(item, dict):
             raise UserError(f"{where}: {what}must be a table")
@@ -235,7 +233,7 @@ def parse_content(path: Path) -> Content:
         raise UserError(f"{path}: needs a [villages] table with a non-empty 'deck' list")
     masks, labels, vcounts, vassumed = [], [], [], []
     for i, item in enumerate(deck):
-        where = _where(path, _entry_line(text, "villages", "symbols", i))
+        where = at_line(path, _entry_line(text, "villages", "symbols", i))
         what = f"village entry {i + 1}: "
         if not isinstance(item, dict):
             raise UserError(f"{where}: {what}must be a table")

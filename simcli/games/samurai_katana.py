@@ -22,6 +22,7 @@ from simcli.games.base import (
     OddsRequest,
     OddsResult,
     RuleOption,
+    line_of,
     read_toml,
     sha256,
 )
@@ -115,13 +116,6 @@ class KatanaContent:
     numbers: Numbers
 
 
-def _line_of(text: str, needle: str) -> int | None:
-    for i, line in enumerate(text.splitlines(), start=1):
-        if needle in line:
-            return i
-    return None
-
-
 class _Doc:
     """A content file's text, for error messages that name the line."""
 
@@ -131,7 +125,7 @@ class _Doc:
 
     def where(self, *needles: str) -> str:
         for needle in needles:
-            line = _line_of(self.text, needle)
+            line = line_of(self.text, needle)
             if line:
                 return f"{self.path} line {line}"
         return str(self.path)

@@ -11,7 +11,16 @@ import numpy as np
 
 from kernels import samurai_sword as K
 from simcli.errors import UserError
-from simcli.games.base import Content, CoreStats, Game, RuleOption, read_toml, sha256
+from simcli.games.base import (
+    Content,
+    CoreStats,
+    Game,
+    RuleOption,
+    at_line,
+    line_of,
+    read_toml,
+    sha256,
+)
 
 EFFECTS = {
     "weapon": K.WEAPON, "parry": K.PARRY, "geisha": K.GEISHA, "diversion": K.DIVERSION,
@@ -166,17 +175,6 @@ class Prepared:
 
 # --- content ------------------------------------------------------------------------------
 
-def _line_of(text: str, needle: str, start: int = 0) -> int | None:
-    for i, line in enumerate(text.splitlines()[start:], start=start + 1):
-        if needle in line:
-            return i
-    return None
-
-
-def _where(path: Path, line: int | None) -> str:
-    return f"{path} line {line}" if line else str(path)
-
-
 def _section_line(text: str, header: str, key: str) -> int | None:
     """Line of `key =` inside the [header] table (or of the header itself)."""
     lines = text.splitlines()
@@ -206,7 +204,7 @@ def _entries(path: Path, text: str, doc: dict, header: str, key: str) -> list:
     table = doc.get(header)
     items = table.get(key) if isinstance(table, dict) else None
     if not isinstance(items, list) or not items:
-        raise UserError(f"{_where(path, _section_line(text, header, key))}: [{header}] needs a "
+        raise UserError(f"{at_line(path, _section_line(text, header, key))}: [{header}] needs a "
                         f"non-empty list '{key}'")
     return items
 
@@ -218,12 +216,12 @@ def _named(path: Path, text: str, item: Any, what: str, i: int, start: int) -> t
     if not isinstance(name, str) or not name.strip():
         raise UserError(f"{path}: {what} entry {i + 1}: field 'name' must be a non-empty "
                         f"string")
-    return name, _where(path, _line_of(text, f'"{name}"', start))
+    return name, at_line(path, line_of(text, f'"{name}"', start))
 
 
 def _parse_cards(path: Path, text: str, doc: dict):
     items = _entries(path, text, doc, "deck", "cards")
-    start = (_line_of(text, "[deck]") or 1) - 1
+    start = (line_of(text, "[deck]") or 1) - 1
     names: list[str] = []
     eff, diff, dmg, copies = [], [], [], []
     for i, card in enumerate(items):
@@ -255,7 +253,7 @@ def _parse_cards(path: Path, text: str, doc: dict):
     present = set(eff)
     for need in ("weapon", "parry"):
         if EFFECTS[need] not in present:
-            raise UserError(f"{_where(path, _line_of(text, '[deck]'))}: the deck needs at "
+            raise UserError(f"{at_line(path, line_of(text, '[deck]'))}: the deck needs at "
                             f"least one card with effect '{need}'")
     return (tuple(names), np.array(eff, np.int64), np.array(diff, np.int64),
             np.array(dmg, np.int64), np.array(copies, np.int64))
@@ -263,7 +261,7 @@ def _parse_cards(path: Path, text: str, doc: dict):
 
 def _parse_characters(path: Path, text: str, doc: dict):
     items = _entries(path, text, doc, "characters", "list")
-    start = (_line_of(text, "[characters]") or 1) - 1
+    start = (line_of(text, "[characters]") or 1) - 1
     names: list[str] = []
     res, abil = [], []
     for i, ch in enumerate(items):
@@ -283,7 +281,7 @@ def _parse_characters(path: Path, text: str, doc: dict):
         res.append(r)
         abil.append(ABILITIES[ability])
     if len(names) < MAX_P:
-        raise UserError(f"{_where(path, _line_of(text, '[characters]'))}: needs at least "
+        raise UserError(f"{at_line(path, line_of(text, '[characters]'))}: needs at least "
                         f"{MAX_P} characters (one per player), got {len(names)}")
     return tuple(names), np.array(res, np.int64), np.array(abil, np.int64)
 
@@ -292,7 +290,7 @@ def _parse_setup(path: Path, text: str, n: int, table: Any) -> Setup:
     header = f"players.{n}"
 
     def where(key: str) -> str:
-        return _where(path, _section_line(text, header, key))
+        return at_line(path, _section_line(text, header, key))
 
     if not isinstance(table, dict):
         raise UserError(f"{where('roles')}: [players.{n}] must be a table")
@@ -356,14 +354,14 @@ def parse_content(path: Path) -> Content:
         raise UserError(f"{path}: [content] must be a table")
     game = meta.get("game", "samurai-sword")
     if game != "samurai-sword":
-        raise UserError(f"{_where(path, _line_of(text, 'game ='))}: content is for '{game}', "
+        raise UserError(f"{at_line(path, line_of(text, 'game ='))}: content is for '{game}', "
                         f"not samurai-sword")
     rules = doc.get("rules", {})
     if not isinstance(rules, dict):
         raise UserError(f"{path}: [rules] must be a table")
 
     def rule_int(key: str, lo: int, hi: int) -> int:
-        return _int(_where(path, _section_line(text, "rules", key)), rules, key, lo, hi)
+        return _int(at_line(path, _section_line(text, "rules", key)), rules, key, lo, hi)
 
     draw = rule_int("draw", 1, 9)
     hand_limit = rule_int("hand_limit", 1, 30)
@@ -373,7 +371,7 @@ def parse_content(path: Path) -> Content:
     hands = rules.get("hands")
     if not isinstance(hands, list) or len(hands) < MAX_P or not all(
             isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= 20 for h in hands):
-        raise UserError(f"{_where(path, _section_line(text, 'rules', 'hands'))}: field 'hands' "
+        raise UserError(f"{at_line(path, _section_line(text, 'rules', 'hands'))}: field 'hands' "
                         f"must list {MAX_P} starting hands (integers 0-20), got {hands!r}")
     names, eff, diff, dmg, copies = _parse_cards(path, text, doc)
     char_names, res, abil = _parse_characters(path, text, doc)
@@ -383,11 +381,11 @@ def parse_content(path: Path) -> Content:
     setups = {}
     for key, table in players.items():
         if not key.isdigit() or not MIN_P <= int(key) <= MAX_P:
-            raise UserError(f"{_where(path, _line_of(text, f'[players.{key}]'))}: player "
+            raise UserError(f"{at_line(path, line_of(text, f'[players.{key}]'))}: player "
                             f"count '{key}' must be {MIN_P}-{MAX_P}")
         setups[int(key)] = _parse_setup(path, text, int(key), table)
     if sum(hands[:MAX_P]) >= int(copies.sum()):
-        raise UserError(f"{_where(path, _section_line(text, 'rules', 'hands'))}: starting "
+        raise UserError(f"{at_line(path, _section_line(text, 'rules', 'hands'))}: starting "
                         f"hands use the whole deck of {int(copies.sum())} cards")
     data = SwordContent(
         card_names=names, effects=eff, difficulty=diff, damage=dmg, copies=copies,

@@ -20,6 +20,8 @@ from simcli.games.base import (
     OddsRequest,
     OddsResult,
     RuleOption,
+    at_line,
+    line_of,
     read_toml,
     sha256,
 )
@@ -91,16 +93,8 @@ class Prepared:
     clan_bins: int
 
 
-def _line_of(text: str, needle: str) -> int | None:
-    for i, line in enumerate(text.splitlines(), start=1):
-        if needle in line:
-            return i
-    return None
-
-
 def _where(path: Path, text: str, needle: str) -> str:
-    line = _line_of(text, needle)
-    return f"{path} line {line}" if line else str(path)
+    return at_line(path, line_of(text, needle))
 
 
 def _int_field(path, text, table, key, lo, hi, needle=None) -> int:
