@@ -100,6 +100,21 @@ def at_line(path: Path, line: int | None) -> str:
     return f"{path} line {line}" if line else str(path)
 
 
+def read_content(path: Path, game: str) -> tuple[dict[str, Any], bytes, str, dict[str, Any]]:
+    """Parse a content file for `game`: (document, its bytes, its text, its [content]
+    table); a file made for another game is refused naming the line."""
+    doc, raw = read_toml(path)
+    text = raw.decode("utf-8")
+    meta = doc.get("content", {})
+    if not isinstance(meta, dict):
+        raise UserError(f"{path}: [content] must be a table")
+    name = meta.get("game", game)
+    if name != game:
+        raise UserError(f"{at_line(path, line_of(text, 'game ='))}: content is for '{name}', "
+                        f"not {game}")
+    return doc, raw, text, meta
+
+
 def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
     """Parse a TOML file; unreadable or malformed files raise UserError naming the line."""
     try:

@@ -19,7 +19,7 @@ from simcli.games.base import (
     RuleOption,
     at_line,
     line_of,
-    read_toml,
+    read_content,
     sha256,
 )
 
@@ -161,15 +161,7 @@ def _symbol(where: str, value: Any, what: str, allowed: tuple[str, ...]) -> int:
 
 def parse_content(path: Path) -> Content:
     """Load and validate a Samurai: The Card Game content file."""
-    doc, raw = read_toml(path)
-    text = raw.decode("utf-8")
-    meta = doc.get("content", {})
-    if not isinstance(meta, dict):
-        raise UserError(f"{path}: [content] must be a table")
-    game = meta.get("game", "samurai-card-game")
-    if game != "samurai-card-game":
-        raise UserError(f"{at_line(path, line_of(text, 'game ='))}: content is for '{game}', "
-                        f"not samurai-card-game")
+    doc, raw, text, meta = read_content(path, "samurai-card-game")
     default_assumed = meta.get("assumed", True)
     rules = doc.get("rules", {})
     if not isinstance(rules, dict):

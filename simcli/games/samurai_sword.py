@@ -18,7 +18,7 @@ from simcli.games.base import (
     RuleOption,
     at_line,
     line_of,
-    read_toml,
+    read_content,
     sha256,
 )
 
@@ -347,15 +347,7 @@ def _parse_setup(path: Path, text: str, n: int, table: Any) -> Setup:
 
 def parse_content(path: Path) -> Content:
     """Load and validate a Samurai Sword content file; errors name the line and field."""
-    doc, raw = read_toml(path)
-    text = raw.decode("utf-8")
-    meta = doc.get("content", {})
-    if not isinstance(meta, dict):
-        raise UserError(f"{path}: [content] must be a table")
-    game = meta.get("game", "samurai-sword")
-    if game != "samurai-sword":
-        raise UserError(f"{at_line(path, line_of(text, 'game ='))}: content is for '{game}', "
-                        f"not samurai-sword")
+    doc, raw, text, meta = read_content(path, "samurai-sword")
     rules = doc.get("rules", {})
     if not isinstance(rules, dict):
         raise UserError(f"{path}: [rules] must be a table")

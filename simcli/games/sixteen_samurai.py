@@ -22,7 +22,7 @@ from simcli.games.base import (
     RuleOption,
     at_line,
     line_of,
-    read_toml,
+    read_content,
     sha256,
 )
 
@@ -107,15 +107,7 @@ def _int_field(path, text, table, key, lo, hi, needle=None) -> int:
 
 def parse_roster(path: Path) -> Content:
     """Load and validate a Sixteen Samurai roster TOML file."""
-    doc, raw = read_toml(path)
-    text = raw.decode("utf-8")
-    meta = doc.get("content", {})
-    if not isinstance(meta, dict):
-        raise UserError(f"{path}: [content] must be a table")
-    game = meta.get("game", "sixteen-samurai")
-    if game != "sixteen-samurai":
-        where = _where(path, text, "game =")
-        raise UserError(f"{where}: content is for '{game}', not sixteen-samurai")
+    doc, raw, text, meta = read_content(path, "sixteen-samurai")
     dice = doc.get("dice", {})
     clan = doc.get("clan", {})
     faces = _int_field(path, text, dice, "faces", 2, 32)
