@@ -52,12 +52,13 @@ def run_overview(*, out: Path | None, force: bool, quick: bool, target_ci: float
                             "team": game.team_game,
                             "verdict": verdict(game.title, manifest, metrics, skills,
                                                team=game.team_game)})
-        meta = {"tool_version": __version__, "seed": seed, "target_ci": target,
+        meta = {"format": 1, "tool": "simcli", "kind": "study",
+                "tool_version": __version__, "seed": seed, "target_ci": target,
                 "seconds": time.perf_counter() - t0,
                 "threads": threads or engine.default_threads(), "cores": os.cpu_count(),
                 "games": names}
         write_overview(entries, folder.path, meta)
-        write_json(folder.path / "study.json", meta)
+        write_json(folder.path / "manifest.json", meta)
         final = folder.commit()
     except BaseException:
         folder.abort()

@@ -29,12 +29,19 @@ class RunFolder:
 
     def __init__(self, final: Path, force: bool, checkpointed: bool = False,
                  resuming: bool = False) -> None:
+        final = check_out_path(final)
         self.final = final
         self.checkpointed = checkpointed
-        if final.exists() and not force:
-            raise UserError(f"output folder {final} exists; choose another --out or add --force")
-        if final.exists() and not final.is_dir():
-            raise UserError(f"output path {final} exists and is not a folder")
+        self.replace = False
+        if final.exists() or final.is_symlink():
+            if not force:
+                raise UserError(f"output folder {final} exists; choose another --out or add "
+                                f"--force (which replaces only a folder simcli wrote)")
+            if not written_by_simcli(final):
+                raise UserError(f"--force replaces only a folder simcli wrote (a finished run, "
+                                f"study or sweep with its {MANIFEST}); {final} is not one, "
+                                f"so nothing was touched")
+            self.replace = True
         if checkpointed:
             self.path = final.with_name(final.name + ".partial")
             if resuming:
@@ -51,12 +58,31 @@ class RunFolder:
             raise UserError(f"cannot create output folder {final}: {exc.strerror or exc}") from None
 
     def commit(self) -> Path:
-        """Move the finished folder into place (replacing an old one under --force)."""
+        """Move the finished folder into place.
+
+        Without --force the final name is claimed with an exclusive mkdir, so a folder that
+        appeared meanwhile (another run on the same --out) is refused, not replaced. Under
+        --force only a folder simcli wrote is moved aside and removed.
+        """
         old = None
-        if self.final.exists():
+        if self.replace and (self.final.exists() or self.final.is_symlink()):
+            if not written_by_simcli(self.final):
+                raise UserError(f"{self.final} changed during the run and is no longer a "
+                                f"folder simcli wrote; nothing was replaced")
             old = self.final.parent / f".{self.final.name}.old-{uuid.uuid4().hex[:8]}"
             self.final.rename(old)
-        self.path.rename(self.final)
+        try:
+            self.final.mkdir()  # exclusive claim of the name
+        except FileExistsError:
+            if old is not None:
+                old.rename(self.final)
+            raise UserError(f"output folder {self.final} appeared while this run was "
+                            f"playing (another run on the same --out?); this run was not "
+                            f"kept") from None
+        except OSError as exc:
+            raise UserError(f"cannot create output folder {self.final}: "
+                            f"{exc.strerror or exc}") from None
+        self.path.rename(self.final)  # replaces the empty folder claimed just above
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
         return self.final
@@ -65,6 +91,29 @@ class RunFolder:
         """Remove everything written so far (a checkpointed run keeps its folder)."""
         if not self.checkpointed:
             shutil.rmtree(self.path, ignore_errors=True)
+
+
+def check_out_path(final: Path) -> Path:
+    """The output folder as given, refusing paths that can never be a new run folder: the
+    file system root, the working folder or one of its parents."""
+    resolved = final.resolve()
+    cwd = Path.cwd().resolve()
+    if resolved == resolved.parent or resolved == cwd or resolved in cwd.parents:
+        raise UserError(f"--out {final} would be the working folder, one of its parents or "
+                        f"the root; name a new folder such as runs/my-run")
+    return final
+
+
+def written_by_simcli(folder: Path) -> bool:
+    """Whether `folder` is a finished folder simcli wrote: a real (not linked) folder whose
+    manifest.json says tool = simcli (runs, studies and sweeps all carry one)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    try:
+        doc = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and doc.get("tool") == "simcli"
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -329,7 +329,7 @@ def run_study(cfg: RunConfig, progress: engine.Progress | None = None,
         aggs, run_s, stopping = play(game, prep, cfg, progress, folder.path, state)
         playouts = stopping["playouts"] if stopping else cfg.n
         manifest = {
-            "format": 1, "tool": "simcli", "tool_version": __version__,
+            "format": 1, "tool": "simcli", "kind": "run", "tool_version": __version__,
             "game": game.name, "game_title": game.title, "players": cfg.players,
             "seats": list(cfg.seats), "rules": cfg.rules, "content": content.identity(),
             "policies": {p: game.policies[p] for p in dict.fromkeys(cfg.seats)},

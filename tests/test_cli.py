@@ -112,13 +112,64 @@ def test_save_games_streams_one_row_per_playout(tmp_path):
         i: w for i, w in enumerate(wins) if w}
 
 
-def test_force_replaces_an_existing_folder(tmp_path):
-    out = tmp_path / "f"
+def test_force_refuses_a_folder_simcli_did_not_write(tmp_path):
+    out = tmp_path / "project"
     out.mkdir()
-    (out / "old.txt").write_text("x")
+    (out / "thesis.txt").write_text("years of work")
     r = invoke("run", "sixteen-samurai", "-n", 500, "--out", out, "--force", "--quiet")
+    one_line_error(r)
+    assert "nothing was touched" in r.output
+    assert (out / "thesis.txt").read_text() == "years of work"
+    assert sorted(p.name for p in out.iterdir()) == ["thesis.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["project"]  # no partial left
+
+
+def test_force_refuses_a_file_and_a_forged_manifest(tmp_path):
+    target = tmp_path / "notes.txt"
+    target.write_text("keep")
+    one_line_error(invoke("run", "sixteen-samurai", "-n", 500, "--out", target, "--force"))
+    assert target.read_text() == "keep"
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "manifest.json").write_text('{"tool": "something-else"}')
+    one_line_error(invoke("run", "sixteen-samurai", "-n", 500, "--out", other, "--force"))
+    assert (other / "manifest.json").exists()
+
+
+def test_force_replaces_a_run_simcli_wrote(tmp_path):
+    out = tmp_path / "f"
+    assert invoke("run", "sixteen-samurai", "-n", 500, "--out", out, "--quiet").exit_code == 0
+    first = json.loads((out / "manifest.json").read_text())
+    assert first["tool"] == "simcli" and first["kind"] == "run"
+    r = invoke("run", "sixteen-samurai", "-n", 600, "--out", out, "--force", "--quiet")
     assert r.exit_code == 0, r.output
-    assert not (out / "old.txt").exists() and (out / "manifest.json").exists()
+    assert json.loads((out / "manifest.json").read_text())["playouts"] == 600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]
+
+
+@pytest.mark.parametrize("where", [".", "/", ".."])
+def test_out_may_not_be_the_working_folder_or_root(tmp_path, monkeypatch, where):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "keep.txt").write_text("x")
+    r = invoke("run", "sixteen-samurai", "-n", 500, "--out", where, "--force")
+    one_line_error(r)
+    assert (tmp_path / "keep.txt").exists()
+
+
+def test_a_folder_that_appears_during_the_run_is_not_replaced(tmp_path):
+    from simcli.errors import UserError
+    from simcli.runfolder import RunFolder
+
+    final = tmp_path / "race"
+    folder = RunFolder(final, force=False)
+    (folder.path / "manifest.json").write_text('{"tool": "simcli"}')
+    final.mkdir()  # another run committed first
+    (final / "manifest.json").write_text('{"tool": "simcli", "winner": "first"}')
+    with pytest.raises(UserError, match="appeared while"):
+        folder.commit()
+    folder.abort()
+    assert "first" in (final / "manifest.json").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["race"]
 
 
 def test_rule_options_and_content_are_recorded(tmp_path):
