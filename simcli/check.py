@@ -21,7 +21,7 @@ from simcli.analysis import metrics_of
 from simcli.errors import UserError
 from simcli.games.base import read_toml
 from simcli.registry import get_game
-from simcli.study import Progressing, build_config, chunk_size_for, new_run_aggregates, play_chunks
+from simcli.run import Progressing, build_config, chunk_size_for, new_run_aggregates, play_chunks
 
 FIRST_LOOK = 5_000
 FIELDS = {"name", "game", "players", "policy", "seats", "rules", "content", "metric", "min",

@@ -249,7 +249,7 @@ def run(
                                         help="No progress bar.")] = False,
 ) -> None:
     """Run a balance study: play N games, write a run folder, print a summary."""
-    from simcli.study import build_config, run_study
+    from simcli.run import build_config, run_game
 
     g, cfg = build_config(game, players=players, policy=policy, seats=seats, n=n, seed=seed,
                           threads=threads, rules=rule or [], content=content, out=out_dir,
@@ -258,7 +258,7 @@ def run(
                           checkpoint=checkpoint, mirror=mirror, target_ci=target_ci,
                           html=html)
     progress = RichProgress(f"{g.name} {cfg.players}p", enabled=not quiet)
-    _show(run_study(cfg, progress), as_json)
+    _show(run_game(cfg, progress), as_json)
 
 
 @app.command()
@@ -278,14 +278,14 @@ def resume(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Finish a checkpointed run; the numbers equal those of an uninterrupted run."""
-    from simcli.study import resume_study
+    from simcli.run import resume_run
 
     if backend not in (None, "local", "dask"):
         raise UserError(f"--backend takes local or dask, not '{backend}'")
     if threads is not None and threads <= 0:
         raise UserError(f"--threads must be positive, not {threads}")
     progress = RichProgress("resume", enabled=not quiet)
-    _show(resume_study(folder, progress, threads=threads, backend=backend,
+    _show(resume_run(folder, progress, threads=threads, backend=backend,
                        scheduler=scheduler, workers=workers), as_json)
 
 
@@ -370,11 +370,11 @@ def study(
 ) -> None:
     """Every game at its default players and policies, to a target precision: one combined
     balance report (Markdown and HTML) with a verdict per game."""
-    from simcli.overview import run_overview
+    from simcli.study import run_study
 
     if threads is not None and threads <= 0:
         raise UserError(f"--threads must be positive, not {threads}")
-    folder, entries = run_overview(
+    folder, entries = run_study(
         out=out_dir, force=force, quick=quick, target_ci=target_ci,
         games=[g.strip() for g in games.split(",")] if games else None, seed=seed,
         threads=threads, progress=RichProgress("study", enabled=not quiet and not as_json))
@@ -397,7 +397,7 @@ def report(
 ) -> None:
     """Re-render tables, charts and report.md (and report.html) of a finished run from its
     saved statistics."""
-    from simcli.study import rerender
+    from simcli.run import rerender
 
     result = rerender(folder, html=html)
     if as_json:

@@ -23,8 +23,8 @@ from simcli.analysis import metrics_of
 from simcli.errors import UserError
 from simcli.games.base import Game
 from simcli.registry import get_game
+from simcli.run import build_config, play
 from simcli.runfolder import RunFolder, write_json
-from simcli.study import build_config, play
 
 HEADLINE = ("win_rate.seat1", "balance", "shared_rate", "duration.mean")
 FLAG_LEVEL = 0.01

@@ -189,7 +189,7 @@ def _metrics(seat_rates, n, shared=0.0, completion=1.0, teams=None):
 
 
 def test_verdict_reads_team_games_without_a_fair_share():
-    from reports.overview import verdict
+    from reports.study import verdict
 
     manifest = {"players": 4, "seats": ["heuristic"] * 4, "content": {"assumed": False}}
     m = _metrics([0.6, 0.3, 0.3, 0.3], 10_000, shared=0.55,
@@ -203,7 +203,7 @@ def test_verdict_reads_team_games_without_a_fair_share():
 
 
 def test_verdict_shows_rare_events_instead_of_rounding_them_away():
-    from reports.overview import verdict
+    from reports.study import verdict
 
     manifest = {"players": 2, "seats": ["greedy"] * 2, "content": {"assumed": True}}
     text = verdict("G", manifest, _metrics([0.5, 0.5], 40_000, shared=0.0003,

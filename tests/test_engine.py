@@ -6,7 +6,7 @@ import pytest
 from simcli import engine
 from simcli.errors import Interrupted
 from simcli.games.sixteen_samurai import SixteenSamurai
-from simcli.study import RunConfig, play, run_study
+from simcli.run import RunConfig, play, run_game
 
 GAME = SixteenSamurai()
 
@@ -68,7 +68,7 @@ class StopAfterFirstChunk(engine.Progress):
 def test_interrupted_run_leaves_nothing(tmp_path):
     cfg = config(tmp_path, n=200_000, threads=2, chunk_size=2000)
     with pytest.raises(Interrupted):
-        run_study(cfg, StopAfterFirstChunk())
+        run_game(cfg, StopAfterFirstChunk())
     assert list(tmp_path.iterdir()) == []
 
 

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 from simcli.cli import app
 from simcli.errors import UserError
 from simcli.games.samsara import RULES, Samsara
+from simcli.run import RunConfig, play
 from simcli.skill import skill_gap
-from simcli.study import RunConfig, play
 
 runner = CliRunner()
 GAME = Samsara()

@@ -7,8 +7,8 @@ import pytest
 from kernels import samurai_katana as K
 from kernels.rng import new_states, seed_lanes
 from simcli.games.samurai_katana import MAX_TURNS, SamuraiKatana, play
-from simcli.study import RunConfig
-from simcli.study import play as study_play
+from simcli.run import RunConfig
+from simcli.run import play as study_play
 
 GAME = SamuraiKatana()
 CONTENT = GAME.load_content(GAME.content_path(None))

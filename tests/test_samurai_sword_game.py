@@ -12,7 +12,7 @@ from kernels import samurai_sword as K
 from simcli.cli import app
 from simcli.errors import UserError
 from simcli.games.samurai_sword import ROLES, SamuraiSword
-from simcli.study import RunConfig, play
+from simcli.run import RunConfig, play
 
 GAME = SamuraiSword()
 CONTENT = GAME.load_content(GAME.content_path(None))

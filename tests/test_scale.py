@@ -13,7 +13,7 @@ import pytest
 from simcli import engine
 from simcli.errors import Interrupted
 from simcli.games.sixteen_samurai import SixteenSamurai
-from simcli.study import RunConfig, play, resume_study, run_study
+from simcli.run import RunConfig, play, resume_run, run_game
 
 GAME = SixteenSamurai()
 RULES = {"draft": "rotation", "lone-clan": "play"}
@@ -59,12 +59,12 @@ def test_resume_after_interruption_equals_uninterrupted_run(tmp_path):
     out = tmp_path / "run"
     cfg = config(out, checkpoint=True)
     with pytest.raises(Interrupted, match="simcli resume"):
-        run_study(cfg, StopAfter(3))
+        run_game(cfg, StopAfter(3))
     partial = tmp_path / "run.partial"
     assert not out.exists() and (partial / "checkpoint.json").exists()
     state = json.loads((partial / "checkpoint.json").read_text())
     assert state["done"] and state["chunk_size"] == 500
-    result = resume_study(out, threads=1)
+    result = resume_run(out, threads=1)
     assert result.folder == out and not partial.exists()
     assert not (out / "checkpoint.json").exists()
     same(saved(out), reference(config(tmp_path / "x")))
@@ -74,11 +74,11 @@ def test_resume_after_interruption_equals_uninterrupted_run(tmp_path):
 def test_checkpointed_run_refuses_a_second_start(tmp_path):
     out = tmp_path / "run"
     with pytest.raises(Interrupted):
-        run_study(config(out, checkpoint=True), StopAfter(1))
+        run_game(config(out, checkpoint=True), StopAfter(1))
     from simcli.errors import UserError
 
     with pytest.raises(UserError, match="simcli resume"):
-        run_study(config(out, checkpoint=True))
+        run_game(config(out, checkpoint=True))
 
 
 def test_sigkill_then_resume_gives_the_same_numbers(tmp_path):
@@ -130,7 +130,7 @@ def cluster():
 def test_dask_backend_gives_identical_statistics(tmp_path, cluster):
     c = cluster
     out = tmp_path / "dask"
-    run_study(config(out, backend="dask", scheduler=c.scheduler_address))
+    run_game(config(out, backend="dask", scheduler=c.scheduler_address))
     same(saved(out), reference(config(tmp_path / "x")))
     assert json.loads((out / "manifest.json").read_text())["backend"] == "dask"
 
@@ -151,7 +151,7 @@ def test_a_worker_killed_mid_run_loses_no_playouts(tmp_path, cluster):
     out = tmp_path / "killed"
     cfg = config(out, backend="dask", scheduler=c.scheduler_address, n=30000, chunk_size=300)
     progress = KillAWorker(next(iter(c.workers.values())).process.pid)
-    run_study(cfg, progress)
+    run_game(cfg, progress)
     assert progress.killed
     same(saved(out), reference(config(tmp_path / "x", n=30000, chunk_size=300)))
 

@@ -87,7 +87,7 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame,
     return text
 
 
-def write_overview(entries: list[dict], folder: Path, meta: dict) -> None:
+def write_study(entries: list[dict], folder: Path, meta: dict) -> None:
     """report.md and report.html for a study; entries: game, title, folder, manifest,
     metrics, team, verdict."""
     charts = folder / "charts"
