@@ -318,6 +318,45 @@ def _print_summary(result) -> None:
 
 
 @app.command()
+def replay(
+    game: Annotated[str, typer.Argument(help="Game to replay (see `simcli games`).")],
+    seed: Annotated[int, typer.Option("--seed", help="The run's random seed.")] = 1,
+    playout: Annotated[int, typer.Option("--playout", help="Which playout of the run (from "
+                                         "0).")] = 0,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players. "
+                                                "Default: the game's default.")] = None,
+    policy: Annotated[str | None, typer.Option("--policy", help="Policy on every seat.")] = None,
+    seats: Annotated[str | None, typer.Option("--seats", help="One policy per seat, "
+                                              "comma-separated.")] = None,
+    rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule option name=value; "
+                                                   "repeat for several.")] = None,
+    content: Annotated[str | None, typer.Option("--content", help="Content name or path. "
+                                                "Default: standard.")] = None,
+    find: Annotated[str | None, typer.Option("--find", help="Replay the first playout whose "
+                                             "row meets this, e.g. 'winner=4' (seats from "
+                                             "1) or 'length>40'; several joined by "
+                                             "commas.")] = None,
+    search: Annotated[int, typer.Option("--search", help="With --find: how many playouts "
+                                        "to look through.")] = 100_000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the events and result as "
+                                          "JSON.")] = False,
+) -> None:
+    """Print one simulated game as a readable log: playout I of `simcli run --seed S`."""
+    from simcli.replay import render
+    from simcli.replay import replay as replay_game
+    from simcli.run import build_config
+
+    g, cfg = build_config(game, players=players, policy=policy, seats=seats, n=1, seed=seed,
+                          threads=1, rules=rule or [], content=content, out=Path("unused"),
+                          force=False, save_games=False, chunk_size=None)
+    doc = replay_game(g, cfg, playout, find, search)
+    if as_json:
+        out.print_json(json.dumps(doc))
+        return
+    out.print(render(doc), highlight=False, markup=False, soft_wrap=True)
+
+
+@app.command()
 def skill(
     game: Annotated[str, typer.Argument(help="Game to measure.")],
     players: Annotated[int | None, typer.Option("--players", "-p", help="Players. Default: "

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from kernels.stat_table import Stat, zeros
 from reports.metrics import Core
 from simcli.errors import UserError
 
@@ -153,6 +154,8 @@ class Game(ABC):
     default_n: int = 100_000
     chunk_size: int = 10_000
     row_columns: tuple[str, ...] = ()
+    length_column: str = ""  # the row column holding the game's length (for replay --find)
+    stats: tuple[Stat, ...] = ()  # the statistics table (declared in the kernel package)
 
     # --- content ---
     def content_files(self) -> dict[str, Path]:
@@ -218,9 +221,13 @@ class Game(ABC):
     ) -> Any:
         """Kernel-ready inputs for a run (validated)."""
 
-    @abstractmethod
+    def sizes(self, prep: Any) -> dict[str, int]:
+        """Run-time sizes of the statistics table's named dimensions ("seat", "card"...)."""
+        return {}
+
     def new_aggregates(self, prep: Any) -> dict[str, np.ndarray]:
-        """Zeroed integer statistics for one chunk."""
+        """Zeroed integer statistics for one chunk, from the statistics table."""
+        return zeros(self.stats, self.sizes(prep))
 
     @abstractmethod
     def run_chunk(
@@ -232,6 +239,31 @@ class Game(ABC):
     @abstractmethod
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
         """The figures every game shares (seat wins, shared wins, completion, length)."""
+
+    # --- one game, step by step ---
+    def new_game(self, seed: int = 1, playout: int = 0, players: int | None = None,
+                 seats: tuple[str, ...] | list[str] | None = None,
+                 rules: dict[str, str] | list[str] | None = None,
+                 content: str | None = None, rotation: int = 0):
+        """Playout `playout` of the run keyed by `seed`, as a GameHandle at its start (after
+        setup): the same game `simcli run --seed SEED` plays as that playout."""
+        players = players or (len(seats) if seats else self.default_players)
+        self.check_players(players)
+        seats = tuple(seats) if seats else (self.default_policy,) * players
+        if len(seats) != players:
+            raise UserError(f"{len(seats)} seats given for {players} players")
+        for policy in seats:
+            self.check_policy(policy)
+        if isinstance(rules, dict):
+            rules = [f"{k}={v}" for k, v in rules.items()]
+        chosen = self.resolve_rules(list(rules or []))
+        loaded = self.load_content(self.content_path(content))
+        prep = self.prepare(loaded, players, seats, chosen)
+        return self.handle(prep, seed, playout, rotation)
+
+    def handle(self, prep: Any, seed: int, playout: int, rotation: int = 0):
+        """A GameHandle for one playout of a prepared run (games override this)."""
+        raise UserError(f"{self.name} cannot be played step by step yet")
 
     odds_options: tuple[str, ...] = ()  # the `simcli odds` options this game reads
 

@@ -1,0 +1,160 @@
+"""One game driven step by step from Python: the same compiled rules and players as the
+fast path, one call at a time, with a readable log.
+
+A game's declaration subclasses GameHandle and fills in the hooks (each a thin call into
+its kernel package). `simcli replay`, the tests that script the rulebooks' examples and
+any tool that wants to watch a game use this class; a replayed playout makes exactly the
+rules calls that `play_chunk` made for it, so its result equals that playout's row.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kernels import events as ev
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of a game log: turn, acting player (seat from 1, None for the table), kind
+    and what happened in words."""
+
+    turn: int
+    player: int | None
+    kind: str
+    detail: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The event for --json."""
+        return {"turn": self.turn, "player": self.player, "kind": self.kind,
+                "detail": self.detail}
+
+
+class IllegalAction(ValueError):
+    """An action that is not among the legal actions of the player to act."""
+
+
+class GameHandle(ABC):
+    """A game in progress. Subclasses build `self.st` (the kernel state, with its event
+    buffer `self.log_buf`, `self.log_n`) in __init__ and implement the hooks below."""
+
+    max_actions: int = 1024
+    log_buf: np.ndarray
+    log_n: np.ndarray
+
+    # --- hooks (a call into the game's kernels each) ---
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat (from 0) of the player to act; -1 when the game is over."""
+
+    @abstractmethod
+    def _legal(self, out: np.ndarray) -> int:
+        """Fill `out` with the legal actions of the player to act; return how many."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply a legal action (chance events resolve inside, from the game's streams)."""
+
+    @abstractmethod
+    def _choose(self) -> int:
+        """The action the player to act chooses under its policy (as in the fast path)."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def turn(self) -> int:
+        """The game's turn or round counter, for the log."""
+
+    @abstractmethod
+    def row(self) -> dict[str, int]:
+        """The finished game's --save-games row, by column name."""
+
+    @abstractmethod
+    def outcome(self) -> dict[str, Any]:
+        """The result: winners (seats from 1), length and the game's scores."""
+
+    @abstractmethod
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat `player` (from 0) can see now."""
+
+    @abstractmethod
+    def describe_action(self, action: int) -> str:
+        """An action of the player to act, in words."""
+
+    @abstractmethod
+    def describe_event(self, kind: int, a: int, b: int, c: int, d: int) -> tuple[str, str]:
+        """(kind name, detail in words) of a logged event of the game's own kinds."""
+
+    # --- provided ---
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the player to act (empty when the game is over)."""
+        if self.is_over():
+            return []
+        out = np.zeros(self.max_actions, np.int64)
+        n = self._legal(out)
+        return [int(a) for a in out[:n]]
+
+    def apply(self, action: int) -> None:
+        """Apply the player to act's action; an illegal one raises IllegalAction."""
+        legal = self.legal_actions()
+        if int(action) not in legal:
+            raise IllegalAction(f"action {action} is not legal here; legal: {legal}")
+        self._log_decision(len(legal), int(action))
+        self._apply(int(action))
+
+    def choose(self) -> int:
+        """The action the player to act would choose (nothing is applied)."""
+        return self._choose()
+
+    def step(self) -> int:
+        """The player to act chooses under its policy and the action is applied; returns it.
+
+        Only the legal actions' count is computed for the log; the choice is the policy's
+        own, exactly as in the fast path."""
+        action = self._choose()
+        self.apply(action)
+        return action
+
+    def play_out(self, max_steps: int = 1_000_000) -> dict[str, Any]:
+        """Step until the game is over; returns the outcome."""
+        for _ in range(max_steps):
+            if self.is_over():
+                return self.outcome()
+            self.step()
+        raise RuntimeError(f"game not over after {max_steps} steps")
+
+    def _log_decision(self, n_options: int, action: int) -> None:
+        """Log a decision before it is applied (its words read the state as it is now)."""
+        if not hasattr(self, "_words"):
+            self._words: dict[int, str] = {}
+        i = int(self.log_n[0])
+        self._words[i] = self.describe_action(action)
+        if i < self.log_buf.shape[0]:
+            self.log_buf[i] = (self.turn(), self.current_player(), ev.DECISION, n_options,
+                               action, 0, 0)
+        self.log_n[0] = i + 1
+
+    def log(self) -> list[Event]:
+        """Every event so far, in order (decisions, chance events, state changes)."""
+        n = int(self.log_n[0])
+        if n > self.log_buf.shape[0]:
+            raise RuntimeError(f"the game log overflowed ({n:,} events, room for "
+                               f"{self.log_buf.shape[0]:,})")
+        events = []
+        words = getattr(self, "_words", {})
+        for i, row in enumerate(self.log_buf[:n]):
+            turn, player, kind, a, b, c, d = (int(x) for x in row)
+            if kind == ev.DECISION:
+                name = "decision"
+                said = words.get(i, f"action {b}")
+                detail = f"{said} (of {a} option{'s' if a != 1 else ''})"
+            else:
+                name, detail = self.describe_event(kind, a, b, c, d)
+            events.append(Event(turn, player + 1 if player >= 0 else None, name, detail))
+        return events
