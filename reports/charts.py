@@ -124,3 +124,40 @@ def scatter_with_ci(path: Path, x, value, lo, hi, *, labels: Sequence[str] | Non
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     _save(fig, path)
+
+
+def seat_gaps(path: Path, fairness, *, title: str) -> None:
+    """Each seat's outright win rate minus its fair share, in points, with 95% interval
+    whiskers; seats flagged at 99% drawn in red and marked. Team games (no fair share)
+    draw the seat win rates themselves."""
+    seats = fairness.seats
+    labels = [f"seat {r.seat}" for r in seats]
+    fig, ax = _figure(max(4.5, 0.9 * len(labels) + 2), 3.6)
+    x = np.arange(len(labels))
+    if fairness.team:
+        v = np.array([r.rate.value for r in seats]) * 100
+        lo = np.array([r.rate.lo for r in seats]) * 100
+        hi = np.array([r.rate.hi for r in seats]) * 100
+        ax.bar(x, v, color="#4C72B0")
+        ax.set_ylabel("on the winning team (%)")
+    else:
+        v = np.array([r.gap.value for r in seats]) * 100
+        lo = np.array([r.gap.lo for r in seats]) * 100
+        hi = np.array([r.gap.hi for r in seats]) * 100
+        colors = ["#C44E52" if r.flagged else "#4C72B0" for r in seats]
+        ax.bar(x, v, color=colors)
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_ylabel(f"points above fair share ({100 * fairness.fair_share:.1f}%)")
+        top = np.nanmax(np.abs(np.concatenate([lo, hi]))) if len(seats) else 1.0
+        for i, r in enumerate(seats):
+            if r.flagged:
+                ax.annotate("99%", (x[i], hi[i] if v[i] >= 0 else lo[i]),
+                            textcoords="offset points", xytext=(0, 6 if v[i] >= 0 else -12),
+                            ha="center", fontsize=8, color="#C44E52")
+        if np.isfinite(top) and top > 0:
+            ax.set_ylim(-1.3 * top, 1.3 * top)
+    ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], fmt="none",
+                ecolor="black", capsize=4)
+    ax.set_xticks(x, labels)
+    ax.set_title(title)
+    _save(fig, path)

@@ -1,5 +1,8 @@
-"""Differences between metric catalogues: each with its 95% interval and a Holm-adjusted
-p-value (two-sided normal test of independent estimates)."""
+"""Differences between metric catalogues, one function for `simcli compare` and `simcli
+sweep`: each difference with its 95% interval and a p-value, Holm-adjusted across the
+metrics that can be tested. Rates use Newcombe's hybrid score interval and the pooled
+two-proportion test; other metrics a normal interval from each side's interval. A metric
+missing or undefined on either side is shown as not available, never flagged."""
 
 from __future__ import annotations
 
@@ -8,42 +11,62 @@ import math
 import polars as pl
 from scipy import special
 
-from reports.stats import CONFIDENCE, holm, z_value
+from reports.stats import CONFIDENCE, Estimate, holm, newcombe, z_value
 
 FLAG_LEVEL = 0.01
+NOT_AVAILABLE = "not available"
 
 
-def _se(row: dict) -> float:
-    """Standard error of a catalogue row: binomial for rates, else from the interval."""
-    if row["unit"] == "rate" and row["n"]:
-        p = row["value"]
-        return math.sqrt(max(p * (1 - p), 0.0) / row["n"])
-    return (row["ci_high"] - row["ci_low"]) / (2 * z_value(CONFIDENCE))
+def _normal_p(diff: float, se: float) -> float:
+    if se > 0:
+        return float(special.erfc(abs(diff) / se / math.sqrt(2)))
+    return 1.0 if diff == 0 else math.nan
+
+
+def difference(ra: dict, rb: dict, confidence: float = CONFIDENCE) -> tuple[Estimate, float]:
+    """a - b of two catalogue rows (value, ci_low, ci_high, n, unit): the difference with
+    its interval, and the two-sided p-value (NaN when it cannot be tested)."""
+    values = (ra["value"], rb["value"], ra["ci_low"], ra["ci_high"], rb["ci_low"],
+              rb["ci_high"])
+    if any(v is None or math.isnan(v) for v in values) or not ra["n"] or not rb["n"]:
+        return Estimate(math.nan, math.nan, math.nan, 0), math.nan
+    diff = ra["value"] - rb["value"]
+    if ra.get("unit") == "rate":
+        n1, n2 = ra["n"], rb["n"]
+        k1, k2 = ra["value"] * n1, rb["value"] * n2
+        est = newcombe(k1, n1, k2, n2, confidence)
+        pooled = (k1 + k2) / (n1 + n2)
+        se = math.sqrt(max(pooled * (1 - pooled), 0.0) * (1 / n1 + 1 / n2))
+        return est, _normal_p(diff, se)
+    z = z_value(confidence)
+    se = math.sqrt(((ra["ci_high"] - ra["ci_low"]) / (2 * z)) ** 2
+                   + ((rb["ci_high"] - rb["ci_low"]) / (2 * z)) ** 2)
+    return Estimate(diff, diff - z * se, diff + z * se, ra["n"] + rb["n"]), _normal_p(diff, se)
+
+
+def flag(rows: list[dict], words: str) -> None:
+    """Add p_adjusted (Holm across the testable rows) and a flag to each row in place."""
+    adjusted = holm([r["p_value"] for r in rows])
+    for r, adj in zip(rows, adjusted, strict=True):
+        r["p_adjusted"] = adj
+        r["flag"] = (NOT_AVAILABLE if math.isnan(r["p_value"]) else
+                     words if adj < FLAG_LEVEL else "")
 
 
 def differences(a: pl.DataFrame, b: pl.DataFrame, label_a: str = "a",
                 label_b: str = "b") -> pl.DataFrame:
     """Per metric present in both catalogues: a - b, its interval, p-value, Holm-adjusted."""
-    z = z_value(CONFIDENCE)
     right = {r["metric"]: r for r in b.iter_rows(named=True)}
     rows = []
     for ra in a.iter_rows(named=True):
         rb = right.get(ra["metric"])
         if rb is None:
             continue
-        diff = ra["value"] - rb["value"]
-        se = math.sqrt(_se(ra) ** 2 + _se(rb) ** 2)
-        if se > 0 and not math.isnan(se):
-            p = float(special.erfc(abs(diff) / se / math.sqrt(2)))
-        else:
-            p = 1.0 if diff == 0 or math.isnan(diff) else 0.0
+        est, p = difference(ra, rb)
         rows.append({"metric": ra["metric"], label_a: ra["value"], label_b: rb["value"],
-                     "difference": diff, "ci_low": diff - z * se, "ci_high": diff + z * se,
+                     "difference": est.value, "ci_low": est.lo, "ci_high": est.hi,
                      "p_value": p})
-    adjusted = holm([r["p_value"] for r in rows])
-    for r, adj in zip(rows, adjusted, strict=True):
-        r["p_adjusted"] = adj
-        r["flag"] = "differs (99%)" if adj < FLAG_LEVEL else ""
+    flag(rows, "differs (99%)")
     return pl.DataFrame(rows, schema={"metric": pl.Utf8, label_a: pl.Float64,
                                       label_b: pl.Float64, "difference": pl.Float64,
                                       "ci_low": pl.Float64, "ci_high": pl.Float64,

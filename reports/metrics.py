@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from reports.stats import CONFIDENCE, Estimate, distribution, rate, z_value
+from reports.fairness import FLAG_WORDS, seat_fairness
+from reports.stats import CONFIDENCE, Estimate, bounded_mean, distribution, rate, z_value
 
 DOCS = {
     "win_rate.seat<k>": "Chance that the player in seat k wins outright; a fair game gives "
@@ -82,35 +83,24 @@ def _sd_ci(hist: np.ndarray, confidence: float) -> Estimate:
     return Estimate(sd, max(0.0, sd - half), sd + half, int(n))
 
 
-def balance(core: Core, confidence: float = CONFIDENCE) -> Estimate:
-    """1 - (highest seat win rate - lowest), interval from the multinomial difference."""
-    n = core.games
-    if n == 0 or len(core.seat_wins) < 2:
-        return Estimate(math.nan, math.nan, math.nan, n)
-    p = core.seat_wins / n
-    i, j = int(np.argmax(p)), int(np.argmin(p))
-    gap = p[i] - p[j]
-    se = math.sqrt(max(p[i] + p[j] - gap * gap, 0.0) / n)
-    half = z_value(confidence) * se
-    return Estimate(1 - gap, max(0.0, 1 - gap - half), min(1.0, 1 - gap + half), n)
-
-
 def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None,
-              confidence: float = CONFIDENCE, seat_win: str = "wins outright") -> pl.DataFrame:
+              confidence: float = CONFIDENCE, seat_win: str = "wins outright",
+              team: bool = False) -> pl.DataFrame:
     """Every shared metric (and the game's own) as rows: metric, value, ci_low, ci_high, n,
-    unit, meaning; intervals at `confidence` (the game's own metrics, given at 95%, are
-    rescaled as normal intervals)."""
+    unit, meaning, flag; intervals at `confidence` (the game's own metrics, given at 95%,
+    are rescaled as normal intervals). Seat rows are flagged by reports.fairness."""
     rows: list[dict] = []
 
-    def add(name: str, e: Estimate, unit: str, doc: str) -> None:
+    def add(name: str, e: Estimate, unit: str, doc: str, flag: str = "") -> None:
         rows.append({"metric": name, "value": e.value, "ci_low": e.lo, "ci_high": e.hi,
-                     "n": e.n, "unit": unit, "meaning": doc})
+                     "n": e.n, "unit": unit, "meaning": doc, "flag": flag})
 
-    for s, w in enumerate(core.seat_wins):
-        add(f"win_rate.seat{s + 1}", rate(w, core.games, confidence), "rate",
-            DOCS["win_rate.seat<k>"].replace("seat k", f"seat {s + 1}").replace(
-                "wins outright", seat_win))
-    add("balance", balance(core, confidence), "index", DOCS["balance"])
+    fair = seat_fairness(core.seat_wins, core.games, team, confidence)
+    for row in fair.seats:
+        add(f"win_rate.seat{row.seat}", row.rate, "rate",
+            DOCS["win_rate.seat<k>"].replace("seat k", f"seat {row.seat}").replace(
+                "wins outright", seat_win), FLAG_WORDS if row.flagged else "")
+    add("balance", fair.balance, "index", DOCS["balance"])
     add("shared_rate", rate(core.shared, core.games, confidence), "rate", DOCS["shared_rate"])
     add("completion", rate(core.completed, core.games, confidence), "rate",
         DOCS["completion"])
@@ -130,7 +120,19 @@ def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None,
         add(name, Estimate(e.value, e.value - half_lo, e.value + half_hi, e.n), "", doc)
     return pl.DataFrame(rows, schema={"metric": pl.Utf8, "value": pl.Float64,
                                       "ci_low": pl.Float64, "ci_high": pl.Float64,
-                                      "n": pl.Int64, "unit": pl.Utf8, "meaning": pl.Utf8})
+                                      "n": pl.Int64, "unit": pl.Utf8, "meaning": pl.Utf8,
+                                      "flag": pl.Utf8})
+
+
+def metric_names(core: Core, own_names: tuple[str, ...] = ()) -> list[str]:
+    """Every metric the catalogue reports for a game with this core (its seats, whether it
+    has score margins) and these own metrics, without computing any of them."""
+    names = [f"win_rate.seat{s + 1}" for s in range(len(core.seat_wins))]
+    names += ["balance", "shared_rate", "completion", "duration.mean", "duration.sd",
+              "duration.p5", "duration.p50", "duration.p95"]
+    if core.margin is not None:
+        names.append("margin.mean")
+    return names + list(own_names)
 
 
 def headline_half_width(core: Core) -> float:
@@ -144,11 +146,13 @@ def mirror_table(seat_counts: np.ndarray, player_counts: np.ndarray,
     """Seat advantage from mirrored play (each deal played once per seat rotation).
 
     seat_counts[s, k]: deals in which seat s won k of the P rotations. The paired estimate
-    averages each deal's rotations first; the unpaired interval treats the same games as
-    independent; variance_reduction = (unpaired se / paired se)^2.
+    is the mean over deals of each deal's share of rotations won, with its interval from
+    the spread of those shares (reports.stats.bounded_mean: a Wilson interval at the
+    effective sample size, so pairing narrows it when the rotations of a deal agree);
+    se_unpaired is what as many independent games would give; variance_reduction =
+    (se_unpaired / se_paired)^2.
     """
     P = seat_counts.shape[0]
-    z = z_value(CONFIDENCE)
     rows = []
     for kind, counts, labels in (("seat", seat_counts, [f"seat {s + 1}" for s in range(P)]),
                                  ("player", player_counts,
@@ -156,19 +160,15 @@ def mirror_table(seat_counts: np.ndarray, player_counts: np.ndarray,
         for s in range(P):
             c = counts[s].astype(float)
             n = c.sum()
-            k = np.arange(P + 1, dtype=float)
-            mean = (c * k).sum() / (n * P)
-            second = (c * (k / P) ** 2).sum() / n
-            var = max(second - mean * mean, 0.0) * n / max(n - 1, 1)
+            share = np.arange(P + 1, dtype=float) / P
+            e = bounded_mean(float((c * share).sum()), float((c * share ** 2).sum()), int(n))
+            mean = e.value
+            var = max(float((c * share ** 2).sum()) / n - mean * mean, 0.0) * n / max(n - 1, 1)
             se_paired = math.sqrt(var / n)
             se_unpaired = math.sqrt(mean * (1 - mean) / (n * P))
-            # never narrower than a Wilson interval over the games (it matters when every
-            # deal ends alike and the paired spread is zero)
-            w = rate(round(mean * n * P), int(n * P))
             rows.append({
                 "kind": kind, "who": labels[s], "deals": int(n), "games": int(n * P),
-                "win_rate": mean, "ci_low": min(mean - z * se_paired, w.lo),
-                "ci_high": max(mean + z * se_paired, w.hi), "advantage": mean - 1 / P,
+                "win_rate": mean, "ci_low": e.lo, "ci_high": e.hi, "advantage": mean - 1 / P,
                 "se_paired": se_paired, "se_unpaired": se_unpaired,
                 "variance_reduction": (se_unpaired / se_paired) ** 2 if se_paired > 0
                 else math.nan,

@@ -43,13 +43,10 @@ def rate(k: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
     k, n = int(k), int(n)
     if n <= 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
-    z = z_value(confidence)
     p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo, hi = wilson_bounds(k, n, confidence)
     # clamp so that lo <= p <= hi despite rounding (k = 0 or k = n)
-    return Estimate(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)), n)
+    return Estimate(p, min(p, lo), max(p, hi), n)
 
 
 def binomial_p(k: int, n: int, p0: float) -> float:
@@ -65,15 +62,93 @@ def binomial_p(k: int, n: int, p0: float) -> float:
 
 def holm(pvalues: list[float]) -> list[float]:
     """Holm-Bonferroni adjusted p-values: flags at level a keep the chance of any false flag
-    among the family at most a."""
-    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
-    m = len(pvalues)
-    adjusted = [math.nan] * m
+    among the family at most a. A missing p-value (NaN: the metric is not available) stays
+    NaN and does not count in the family."""
+    present = [i for i, p in enumerate(pvalues) if not math.isnan(p)]
+    order = sorted(present, key=lambda i: pvalues[i])
+    m = len(order)
+    adjusted = [math.nan] * len(pvalues)
     running = 0.0
     for rank, i in enumerate(order):
         running = max(running, min(1.0, (m - rank) * pvalues[i]))
         adjusted[i] = running
     return adjusted
+
+
+def wilson_bounds(k: float, n: float, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score bounds for k successes in n trials; k and n may be fractional (an
+    effective sample size)."""
+    z = z_value(confidence)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bounded_mean(total: float, total_sq: float, n: int, lo: float = 0.0, hi: float = 1.0,
+                 confidence: float = CONFIDENCE) -> Estimate:
+    """Mean of n values known to lie in [lo, hi], from their sum and sum of squares.
+
+    The interval is a Wilson interval at the effective sample size (the binomial sample
+    that would have the same variance of the mean), so it never leaves [lo, hi]. When all
+    n values are equal, the mean can still differ from them by the chance of a value not
+    yet seen: the interval then reaches towards each end by the Wilson bound for 0 of n.
+    """
+    n = int(n)
+    if n <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    span = hi - lo
+    mean = total / n
+    u = min(1.0, max(0.0, (mean - lo) / span))
+    var_u = max(total_sq / n - mean * mean, 0.0) / (span * span) * (n / (n - 1) if n > 1
+                                                                     else 0.0)
+    if var_u <= 1e-15 * max(u * (1 - u), 1e-300) or u * (1 - u) == 0.0:
+        reach = wilson_bounds(0, n, confidence)[1]
+        return Estimate(mean, max(lo, mean - reach * (mean - lo)),
+                        min(hi, mean + reach * (hi - mean)), n)
+    n_eff = u * (1 - u) * n / var_u
+    a, b = wilson_bounds(u * n_eff, n_eff, confidence)
+    return Estimate(mean, min(mean, lo + a * span), max(mean, lo + b * span), n)
+
+
+def ratio_rate(y: float, x: float, yy: float, xx: float, xy: float, games: int,
+               confidence: float = CONFIDENCE) -> Estimate:
+    """A rate counted over several observations per game (rounds, turns, battles): the
+    ratio of successes y to observations x summed over games, with the ratio estimator's
+    cluster-robust variance from the per-game sums of squares yy = sum y_g^2, xx = sum
+    x_g^2, xy = sum x_g y_g. The interval is a Wilson interval at the effective number of
+    observations, so it stays in [0, 1]; n is the number of observations."""
+    if x <= 0 or games <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    r = y / x
+    if games < 2:
+        lo, hi = wilson_bounds(y, x, confidence)
+        return Estimate(r, min(r, lo), max(r, hi), int(x))
+    xbar = x / games
+    resid = max(yy - 2 * r * xy + r * r * xx, 0.0)  # sum over games of (y_g - r x_g)^2
+    var_r = resid / (games * (games - 1)) / (xbar * xbar)
+    if r in (0.0, 1.0) or var_r <= 0.0:
+        lo, hi = wilson_bounds(y, x, confidence)
+        return Estimate(r, min(r, lo), max(r, hi), int(x))
+    n_eff = r * (1 - r) / var_r
+    lo, hi = wilson_bounds(r * n_eff, n_eff, confidence)
+    return Estimate(r, min(r, lo), max(r, hi), int(x))
+
+
+def newcombe(k1: float, n1: float, k2: float, n2: float,
+             confidence: float = CONFIDENCE) -> Estimate:
+    """Difference of two independent proportions k1/n1 - k2/n2 with Newcombe's hybrid
+    score interval (method 10 of Newcombe 1998): inside [-1, 1], never zero width."""
+    if n1 <= 0 or n2 <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson_bounds(k1, n1, confidence)
+    l2, u2 = wilson_bounds(k2, n2, confidence)
+    d = p1 - p2
+    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return Estimate(d, max(-1.0, lo), min(1.0, hi), int(n1 + n2))
 
 
 def mean_from_moments(total: float, total_sq: float, n: int,

@@ -8,11 +8,9 @@ from pathlib import Path
 import polars as pl
 
 from reports import charts as C
+from reports.fairness import Fairness
 from reports.html import STYLE, image_html, table_html
 from reports.render import markdown_table
-from reports.stats import binomial_p, holm
-
-FLAG_LEVEL = 0.01
 
 
 def _pct(x: float) -> str:
@@ -22,53 +20,81 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def verdict(title: str, manifest: dict, metrics: pl.DataFrame,
-            skill: list[dict] | None = None, team: bool = False) -> str:
-    """One plain-language paragraph on a game's balance at its defaults. In a team game
-    (`team`) seats hold different roles, so seat rates are not tested against a fair
-    share and the teams' win rates are given instead."""
+def verdict_word(fair: Fairness) -> str:
+    """One word or phrase for the verdict table."""
+    if fair.team:
+        return "roles differ (see team rates)"
+    return "seat order matters" if fair.flagged else "balanced"
+
+
+def verdict_row(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
+                skill: list[dict] | None) -> dict:
+    """The study's verdict table row of one game (also its structured --json fields)."""
     m = {r["metric"]: r for r in metrics.iter_rows(named=True)}
-    seats = [m[f"win_rate.seat{s + 1}"] for s in range(manifest["players"])]
-    n = seats[0]["n"]
-    fair = 1 / len(seats)
-    adjusted = holm([binomial_p(round(r["value"] * n), n, fair) for r in seats])
-    flagged = [s + 1 for s, p in enumerate(adjusted) if p < FLAG_LEVEL]
-    hi = max(range(len(seats)), key=lambda s: seats[s]["value"])
-    lo = min(range(len(seats)), key=lambda s: seats[s]["value"])
+    gap = fair.largest_gap()
+    best = max(skill or [], key=lambda r: r["edge"], default=None)
+    return {
+        "game": title, "players": manifest["players"],
+        "policy": "/".join(dict.fromkeys(manifest["seats"])), "playouts": fair.games,
+        "largest_seat_gap": None if gap is None else
+        f"seat {gap.seat} {100 * gap.gap.value:+.1f} pts ({100 * gap.gap.lo:+.1f} to "
+        f"{100 * gap.gap.hi:+.1f})",
+        "balance": f"{fair.balance.value:.3f} ({fair.balance.lo:.3f}-{fair.balance.hi:.3f})",
+        "shared_rate": _pct(m["shared_rate"]["value"]),
+        "skill_edge": None if best is None else
+        f"{best['policy']} {100 * best['edge']:+.1f} pts ({100 * best['edge_ci_low']:+.1f} "
+        f"to {100 * best['edge_ci_high']:+.1f})",
+        "verdict": verdict_word(fair),
+    }
+
+
+def verdict(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
+            skill: list[dict] | None = None) -> str:
+    """One plain-language paragraph on a game's balance at its defaults. Seat fairness
+    comes from reports.fairness (the same figures as the run's seat table); in a team game
+    seats hold different roles, so the teams' win rates are given instead."""
+    m = {r["metric"]: r for r in metrics.iter_rows(named=True)}
+    seats = fair.seats
+    n = fair.games
+    hi = max(seats, key=lambda r: r.rate.value)
+    lo = min(seats, key=lambda r: r.rate.value)
     stop = manifest.get("stopping") or {}
     precision = (f" to a 95% half-width of {stop['target_ci']}" if stop.get("reached")
                  else (f"; the target half-width {stop['target_ci']} was NOT reached within "
                        f"{stop['max_playouts']:,}" if stop else ""))
-    bal = m["balance"]
+    bal = fair.balance
     text = (f"{title} ({manifest['players']} players, {'/'.join(dict.fromkeys(manifest['seats']))}"
             f" on every seat, {n:,} games{precision}): ")
-    if team:
+    if fair.team:
         teams = [(k.removeprefix("team_win."), r["value"]) for k, r in m.items()
                  if k.startswith("team_win.") and r["value"] > 0]
-        text += (f"the player in seat {lo + 1} is on the winning team in "
-                 f"{_pct(seats[lo]['value'])} of games, in seat {hi + 1} in "
-                 f"{_pct(seats[hi]['value'])}; seats hold different roles, so no fair share "
+        text += (f"the player in seat {lo.seat} is on the winning team in "
+                 f"{_pct(lo.rate.value)} of games, in seat {hi.seat} in "
+                 f"{_pct(hi.rate.value)}; seats hold different roles, so no fair share "
                  f"applies. ")
         if teams:
             text += ("Team win rates: " + ", ".join(f"{t} {_pct(v)}" for t, v in teams)
                      + ". ")
     else:
-        text += (f"seat win rates run from {_pct(seats[lo]['value'])} (seat {lo + 1}) to "
-                 f"{_pct(seats[hi]['value'])} (seat {hi + 1}) against a fair {_pct(fair)}; "
-                 f"balance {bal['value']:.3f} (95% CI {bal['ci_low']:.3f}-"
-                 f"{bal['ci_high']:.3f}). ")
+        text += (f"seat win rates run from {_pct(lo.rate.value)} (seat {lo.seat}) to "
+                 f"{_pct(hi.rate.value)} (seat {hi.seat}) against a fair share of "
+                 f"{_pct(fair.fair_share)}")
+        if fair.decisive < fair.games:
+            text += " (outright wins; the other games have no single winner)"
+        text += (f"; balance {bal.value:.3f} (95% CI {bal.lo:.3f}-{bal.hi:.3f}). ")
+        flagged = fair.flagged
         if flagged:
             text += (f"Seat{'s' if len(flagged) > 1 else ''} {', '.join(map(str, flagged))} "
-                     f"differ{'s' if len(flagged) == 1 else ''} from fair at the 99% level "
-                     f"(Holm-adjusted): the seat order matters. ")
+                     f"differ{'s' if len(flagged) == 1 else ''} from the fair share at the "
+                     f"99% level (Holm-adjusted): the seat order matters. ")
         else:
-            text += "No seat differs from fair at the 99% level. "
+            text += "No seat differs from the fair share at the 99% level. "
     shared = m["shared_rate"]["value"]
-    if team:
+    if fair.team:
         text += f"{_pct(shared)} of games are won by a team of several players. "
     else:
-        text += (f"{_pct(shared)} of games end in a draw or shared win. " if shared > 0
-                 else "No game ends in a draw or shared win. ")
+        text += (f"{_pct(shared)} of games end in a draw, a shared win or with no winner. "
+                 if shared > 0 else "Every game has one outright winner. ")
     done = m["completion"]
     if done["value"] < 1:
         capped = round((1 - done["value"]) * done["n"])
@@ -89,43 +115,57 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame,
 
 def write_study(entries: list[dict], folder: Path, meta: dict) -> None:
     """report.md and report.html for a study; entries: game, title, folder, manifest,
-    metrics, team, verdict."""
+    metrics, fairness, skill, verdict, row (the verdict table row)."""
     charts = folder / "charts"
     charts.mkdir(exist_ok=True)
-    md = ["# simcli study: every game at its defaults", "",
-          f"simcli {meta['tool_version']}, seed {meta['seed']}, target 95% half-width "
-          f"{meta['target_ci']} on every seat win rate (at most the game's default number of "
-          f"playouts), {meta['seconds']:.0f} s on {meta['threads']} threads.", ""]
-    body = []
+    intro = (f"simcli {meta['tool_version']}, seed {meta['seed']}, target 95% half-width "
+             f"{meta['target_ci']} on every seat win rate (at most the game's default number "
+             f"of playouts), {meta['seconds']:.0f} s on {meta['threads']} threads.")
+    table = pl.DataFrame([e["row"] for e in entries])
+    md = ["# simcli study: every game at its defaults", "", intro, "",
+          markdown_table(table), "",
+          "Largest seat gap: the seat furthest from its fair share, in points, with its 95% "
+          "interval; balance: 1 minus the largest gap between two seats (1 = every seat "
+          "wins equally often); skill edge: the best policy's win rate against random "
+          "players minus random players' in the same seats.", ""]
+    body = [table_html(table)]
     for e in entries:
-        man, metrics = e["manifest"], e["metrics"]
-        seats = metrics.filter(pl.col("metric").str.starts_with("win_rate.seat"))
+        metrics = e["metrics"]
         png = charts / f"{e['game']}.png"
-        C.bars_with_ci(png, [f"seat {i + 1}" for i in range(seats.height)], seats["value"],
-                       seats["ci_low"], seats["ci_high"], title=f"{e['title']}: seat win rates",
-                       ylabel="win rate (%)",
-                       reference=None if e["team"] else 1 / man["players"],
-                       ref_label="fair share")
+        C.seat_gaps(png, e["fairness"], title=f"{e['title']}: " + (
+            "seat on the winning team" if e["fairness"].team else "seats against fair share"))
         text = e["verdict"]
         head = metrics.filter(pl.col("metric").is_in(
             ["balance", "shared_rate", "completion", "duration.mean"])).select(
             "metric", "value", "ci_low", "ci_high", "n")
         md += [f"## {e['title']}", "", text, "",
-               f"![{e['title']} seat win rates](charts/{png.name})", "",
+               f"![{e['title']} seats](charts/{png.name})", "",
                markdown_table(head), "", f"Full report: [{e['folder']}/report.md]"
                f"({e['folder']}/report.md)", ""]
         body += [f"<h2>{html.escape(e['title'])}</h2>", f"<p>{html.escape(text)}</p>",
-                 image_html(png, f"{e['title']}: seat win rates with 95% intervals"),
+                 image_html(png, f"{e['title']}: seats against fair share, 95% intervals"),
                  table_html(head),
-                 f"<p><a href='{e['folder']}/report.html'>Full report</a></p>"]
+                 f"<p><a href='{html.escape(e['folder'])}/report.html'>Full report</a></p>"]
     (folder / "report.md").write_text("\n".join(md), encoding="utf-8")
     page = [f"<!doctype html><html><head><meta charset='utf-8'><title>simcli study</title>"
             f"<style>{STYLE}</style></head><body><h1>simcli study: every game at its "
-            f"defaults</h1><p class='note'>{html.escape(md[2])}</p>", *body,
-            "<h2>Methods</h2><p>Each game ran with its default players and policy until "
-            "every seat win rate's 95% Wilson half-width met the target (or the playout cap); "
-            "each game's own report.html gives its policies, content (name and hash) and "
-            "every table. Skill gaps: each non-random policy played against random players "
-            "from every seat in turn on the same seeds; the interval is paired by seed."
-            "</p></body></html>"]
+            f"defaults</h1><p class='note'>{html.escape(intro)}</p>", *body,
+            f"<h2>Methods</h2>{METHODS_HTML}</body></html>"]
     (folder / "report.html").write_text("\n".join(page), encoding="utf-8")
+
+
+METHODS_HTML = (
+    "<p>Each game ran with its default players and policy until every seat win rate's 95% "
+    "Wilson half-width met the target (or the playout cap); each game's own report.html "
+    "gives its policies, content (name and hash), every table and its interval methods.</p>"
+    "<p>Seat fairness: each seat's outright wins among the games with an outright winner "
+    "are tested against an equal share with an exact binomial test, Holm-adjusted across "
+    "seats, flagged at 99%; the fair share is that equal share of the outright wins. The "
+    "gap's interval is the Wilson interval of the seat's share of outright wins, scaled by "
+    "the share of games with an outright winner. Balance: 1 minus the largest difference "
+    "between two seats; its interval reaches 1 when a chi-square test of equal shares does "
+    "not reject at 5%, otherwise its top end is a Bonferroni bound over the pairs tied with "
+    "the largest difference within one standard error, and its low end the delta-method "
+    "bound. Skill gaps: each non-random policy played against random players from every "
+    "seat in turn on the same seeds; the edge is the mean paired difference per seed, with "
+    "a Wilson interval at the effective sample size.</p>")

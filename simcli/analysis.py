@@ -26,7 +26,7 @@ def metrics_of(game: Game, aggs: dict[str, np.ndarray], players: int,
     """The full catalogue of a run's aggregates (shared metrics and the game's own)."""
     game_aggs = {k: v for k, v in aggs.items() if k not in MIRROR_KEYS}
     return catalogue(core_of(game, aggs, players), game.own_metrics(game_aggs, players),
-                     confidence, game.seat_win_meaning)
+                     confidence, game.seat_win_meaning, game.team_game)
 
 
 def full_summary(game: Game, aggs: dict[str, np.ndarray], manifest: dict[str, Any],

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reports.metrics import DOCS
+from reports.metrics import metric_names
 from simcli import engine
-from simcli.analysis import metrics_of
+from simcli.analysis import core_of, metrics_of
 from simcli.errors import UserError
 from simcli.games.base import read_toml
 from simcli.registry import get_game
@@ -52,20 +52,28 @@ def _bad(path: Path, where: str, msg: str) -> UserError:
     return UserError(f"{path}: {where}: {msg}")
 
 
-def known_metrics(game, players: int) -> set[str]:
-    """Metric names an assertion may use for this game and player count."""
-    names = {k for k in DOCS if "<" not in k}
-    names |= {f"win_rate.seat{s + 1}" for s in range(players)}
-    return names | set(game.own_metric_names)
+def known_metrics(game, prep: Any, players: int) -> list[str]:
+    """The metrics the game really reports for this setup (no margin for a game without
+    scores, its own metrics, its seats)."""
+    core = core_of(game, game.new_aggregates(prep), players)
+    return metric_names(core, game.own_metric_names)
+
+
+def _number(path: Path, where: str, a: dict, key: str) -> None:
+    value = a[key]
+    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+        raise _bad(path, where, f"field '{key}' must be a finite number, got {value!r}")
 
 
 def load_spec(path: Path) -> list[Assertion]:
     """Assertions of a spec file; any problem is a UserError naming the field."""
     doc, _ = read_toml(path)
     defaults = doc.get("defaults", {})
+    if not isinstance(defaults, dict):
+        raise UserError(f"{path}: [defaults] must be a table")
     items = doc.get("assert")
-    if not isinstance(items, list) or not items:
-        raise UserError(f"{path}: needs at least one [[assert]] table")
+    if not isinstance(items, list) or not items or not all(isinstance(i, dict) for i in items):
+        raise UserError(f"{path}: needs at least one [[assert]] table (and only tables)")
     unknown_top = set(doc) - {"defaults", "assert"}
     if unknown_top:
         raise UserError(f"{path}: unknown table '{sorted(unknown_top)[0]}' (use [defaults] and "
@@ -83,12 +91,12 @@ def load_spec(path: Path) -> list[Assertion]:
         if "min" not in a and "max" not in a:
             raise _bad(path, where, "missing field 'min' or 'max' (the allowed range)")
         for key in ("min", "max"):
-            if key in a and (not isinstance(a[key], int | float) or isinstance(a[key], bool)):
-                raise _bad(path, where, f"field '{key}' must be a number")
+            if key in a:
+                _number(path, where, a, key)
         if "min" in a and "max" in a and a["min"] > a["max"]:
             raise _bad(path, where, f"range upside down: min {a['min']} > max {a['max']}")
         conf = a.get("confidence", 0.95)
-        if not isinstance(conf, float) or not 0.5 <= conf < 1:
+        if not isinstance(conf, float) or not 0.5 <= conf < 1:  # NaN fails too
             raise _bad(path, where, f"field 'confidence' must be a number in [0.5, 1), got "
                                     f"{conf!r}")
         budget = a.get("max_playouts", 100_000)
@@ -111,22 +119,24 @@ def load_spec(path: Path) -> list[Assertion]:
         players = a.get("players")
         if players is not None and not isinstance(players, int):
             raise _bad(path, where, "field 'players' must be an integer")
-        n_players = len(seats) if seats else (players or game.default_players)
-        if a["metric"] not in known_metrics(game, n_players):
-            names = ", ".join(sorted(known_metrics(game, n_players)))
-            raise _bad(path, where, f"field 'metric': unknown metric '{a['metric']}' (known: "
-                                    f"{names})")
-        out.append(Assertion(
+        assertion = Assertion(
             name=str(a.get("name", f"assert {i}")), game=game.name, players=players,
             policy=a.get("policy"), seats=tuple(seats) if seats else None,
             rules={str(k): str(v) for k, v in rules.items()}, content=a.get("content"),
             metric=a["metric"], min=a.get("min"), max=a.get("max"), confidence=conf,
-            max_playouts=budget, seed=seed))
-        # validate players, policies, rules and content now, not after other checks ran
+            max_playouts=budget, seed=seed)
+        # validate players, policies, rules, content and metric now, before anything plays
         try:
-            _config(out[-1], threads=1)
+            _, cfg = _config(assertion, threads=1)
+            content = game.load_content(game.content_path(cfg.content))
+            prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
         except UserError as exc:
             raise _bad(path, where, str(exc)) from None
+        names = known_metrics(game, prep, cfg.players)
+        if a["metric"] not in names:
+            raise _bad(path, where, f"field 'metric': {game.name} has no metric "
+                                    f"'{a['metric']}' (it reports: {', '.join(names)})")
+        out.append(assertion)
     return out
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from simcli.errors import UserError
+from simcli.jsonio import strict_json
 
 STATE = "checkpoint.json"
 SUFFIX = ".partial"
@@ -56,7 +57,7 @@ def atomic_write(path: Path, text: str) -> None:
 def save(folder: Path, config: dict[str, Any], chunk_size: int, done: set[int],
          aggs: dict[str, np.ndarray], elapsed_s: float) -> None:
     """Record the finished chunks and their statistics."""
-    atomic_write(folder / STATE, json.dumps({
+    atomic_write(folder / STATE, strict_json({
         "format": 1, "config": config, "chunk_size": chunk_size, "done": to_ranges(done),
         "elapsed_s": elapsed_s,
         "aggregates": {k: {"shape": list(v.shape), "data": v.ravel().tolist()}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -25,6 +25,7 @@ from typer.core import TyperGroup
 
 from simcli import __version__, engine
 from simcli.errors import Interrupted, UserError
+from simcli.jsonio import strict_json
 
 # Typer up to 0.1x depends on click; later releases vendor it as typer._click.
 _click = getattr(typer.core, "_click", None) or typer.core.click
@@ -98,17 +99,25 @@ app = typer.Typer(
 
 
 class RichProgress(engine.Progress):
-    """A progress bar on stderr with playouts/s and ETA."""
+    """Progress on stderr: a live bar with playouts/s and ETA on a terminal; elsewhere (CI
+    logs, `2> log`) a plain line every few seconds; nothing when disabled (--quiet)."""
+
+    PLAIN_EVERY_S = 5.0
 
     def __init__(self, label: str, enabled: bool) -> None:
         self.enabled = enabled
         self.label = label
         self.bar: Progress | None = None
         self.task = None
+        self.plain = not err.is_terminal
+        self.last_line = 0.0
 
     def start(self, total: int) -> None:
-        """Show the bar."""
+        """Show the bar (or note the start time for plain lines)."""
         if not self.enabled:
+            return
+        if self.plain:
+            self.last_line = 0.0
             return
         self.bar = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -119,16 +128,29 @@ class RichProgress(engine.Progress):
         self.task = self.bar.add_task(self.label, total=total, rate="")
 
     def advance(self, done: int, total: int, elapsed: float) -> None:
-        """Move the bar."""
+        """Move the bar, or print a plain line when a few seconds have passed."""
         if self.bar is not None:
             rate = f"{done / elapsed:,.0f}/s" if elapsed > 0 else ""
             self.bar.update(self.task, completed=done, rate=rate)
+        elif self.enabled and self.plain and elapsed - self.last_line >= self.PLAIN_EVERY_S:
+            self.last_line = elapsed
+            print(plain_progress(self.label, done, total, elapsed), file=sys.stderr,
+                  flush=True)
 
     def stop(self) -> None:
         """Remove the bar."""
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
+
+
+def plain_progress(label: str, done: int, total: int, elapsed: float) -> str:
+    """One progress line for logs: percent, playouts/s and the time left."""
+    rate = done / elapsed if elapsed > 0 else 0.0
+    left = (total - done) / rate if rate > 0 else float("nan")
+    eta = f"{left:,.0f} s left" if left == left else "time left unknown"
+    return (f"simcli: {label}: {100 * done / max(total, 1):.0f}% ({done:,} of {total:,} "
+            f"playouts), {rate:,.0f} playouts/s, {eta}")
 
 
 def _version(value: bool) -> None:
@@ -154,7 +176,7 @@ def games(
 
     data = catalog()
     if as_json:
-        out.print_json(json.dumps(data))
+        out.print_json(strict_json(data))
         return
 
     def item(head: str, text: str) -> None:
@@ -291,10 +313,10 @@ def resume(
 
 def _show(result, as_json: bool) -> None:
     if as_json:
-        out.print_json(json.dumps({
+        out.print_json(strict_json({
             "run_folder": str(result.folder), "manifest": result.manifest,
             "summary": result.summary.json, "findings": result.summary.findings,
-        }, default=str))
+        }))
         return
     _print_summary(result)
 
@@ -351,7 +373,7 @@ def replay(
                           force=False, save_games=False, chunk_size=None)
     doc = replay_game(g, cfg, playout, find, search)
     if as_json:
-        out.print_json(json.dumps(doc))
+        out.print_json(strict_json(doc))
         return
     out.print(render(doc), highlight=False, markup=False, soft_wrap=True)
 
@@ -380,7 +402,7 @@ def skill(
                        threads or engine.default_threads(),
                        RichProgress("skill", enabled=not as_json))
     if as_json:
-        out.print_json(json.dumps({"game": g.name, "skill": rows}))
+        out.print_json(strict_json({"game": g.name, "skill": rows}))
         return
     for r in rows:
         out.print(f"- {describe(r)}", highlight=False, markup=False)
@@ -419,7 +441,13 @@ def study(
         threads=threads, progress=RichProgress("study", enabled=not quiet and not as_json))
     verdicts = {e["game"]: e["verdict"] for e in entries}
     if as_json:
-        out.print_json(json.dumps({"folder": str(folder), "verdicts": verdicts}))
+        out.print_json(strict_json({"folder": str(folder), "verdicts": verdicts, "games": {
+            e["game"]: {"verdict": e["verdict"], "verdict_word": e["row"]["verdict"],
+                        **e["fairness"].as_json(),
+                        "skill": [{k: r[k] for k in ("policy", "win_rate", "ci_low", "ci_high",
+                                                      "baseline", "edge", "edge_ci_low",
+                                                      "edge_ci_high")} for r in e["skill"]]}
+            for e in entries}}))
         return
     for text in verdicts.values():
         out.print(f"- {text}", highlight=False, markup=False)
@@ -440,8 +468,8 @@ def report(
 
     result = rerender(folder, html=html)
     if as_json:
-        out.print_json(json.dumps({"run_folder": str(folder), "summary": result.summary.json,
-                                   "findings": result.summary.findings}, default=str))
+        out.print_json(strict_json({"run_folder": str(folder), "summary": result.summary.json,
+                                   "findings": result.summary.findings}))
         return
     _print_summary(result)
 
@@ -487,8 +515,8 @@ def sweep(
                     force=force, backend=backend, scheduler=scheduler, workers=workers,
                     progress=RichProgress("sweep cell", enabled=not quiet))
     if as_json:
-        out.print_json(json.dumps({"folder": str(res.folder), "manifest": res.manifest,
-                                   "table": res.table.to_dicts()}, default=str))
+        out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
+                                   "table": res.table.to_dicts()}))
         return
     table = Table(title=f"sweep of {res.manifest['game']}", title_justify="left")
     for col in ("cell", "metric", "value", "95% interval", "vs cell 0", ""):
@@ -521,6 +549,11 @@ def check(
 
     if threads is not None and threads <= 0:
         raise UserError(f"--threads must be positive, not {threads}")
+    if markdown_out is not None and str(markdown_out) != "-":
+        parent = markdown_out.parent if str(markdown_out.parent) else Path(".")
+        if markdown_out.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK) or (
+                markdown_out.exists() and not os.access(markdown_out, os.W_OK)):
+            raise UserError(f"--markdown {markdown_out} is not a file simcli can write")
     results = run_check(spec, threads, RichProgress("check", enabled=not quiet and
                                                     not as_json))
     if markdown_out is not None:
@@ -528,10 +561,14 @@ def check(
         if str(markdown_out) == "-":
             print(text)
         else:
-            with open(markdown_out, "a", encoding="utf-8") as fh:
-                fh.write(text + "\n")
+            try:
+                with open(markdown_out, "a", encoding="utf-8") as fh:
+                    fh.write(text + "\n")
+            except OSError as exc:
+                raise UserError(f"cannot write --markdown {markdown_out}: "
+                                f"{exc.strerror or exc}") from None
     if as_json:
-        out.print_json(json.dumps({"spec": str(spec), "results": results}, default=str))
+        out.print_json(strict_json({"spec": str(spec), "results": results}))
     elif str(markdown_out) != "-":
         table = Table(title=f"simcli check {spec}", title_justify="left")
         for col in ("assertion", "verdict", "metric", "estimate", "interval", "playouts"):
@@ -560,8 +597,8 @@ def compare(
 
     diff, man_a, man_b = compare_runs(run_a, run_b)
     if as_json:
-        out.print_json(json.dumps({"a": str(run_a), "b": str(run_b),
-                                   "differences": diff.to_dicts()}, default=str))
+        out.print_json(strict_json({"a": str(run_a), "b": str(run_b),
+                                   "differences": diff.to_dicts()}))
         return
     if as_markdown:
         print(f"a: {describe(man_a)}\n\nb: {describe(man_b)}\n\n{markdown_table(diff)}")
@@ -636,7 +673,7 @@ def odds(
                       progress=RichProgress("battles", enabled=not as_json))
     res = g.odds(req)
     if as_json:
-        out.print_json(json.dumps(res.data, default=str))
+        out.print_json(strict_json(res.data))
         return
     t = Table(title=res.title, title_justify="left")
     for col in res.columns:
@@ -691,7 +728,7 @@ def bench(
         if verdicts is not None:
             res = {**res, "baseline": str(baseline), "tolerance": tolerance,
                    "verdicts": verdicts}
-        print(json.dumps(res, indent=2))
+        print(strict_json(res, indent=2))
     elif as_markdown:
         print(markdown(res, verdicts))
     else:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from simcli.errors import UserError
+from simcli.jsonio import strict_json
 
 MANIFEST = "manifest.json"
 AGGREGATES = "aggregates.json"
@@ -119,7 +120,7 @@ def written_by_simcli(folder: Path) -> bool:
 def write_json(path: Path, data: Any) -> None:
     """Write JSON atomically (temporary file, then rename)."""
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+    tmp.write_text(strict_json(data, indent=2) + "\n", encoding="utf-8")
     tmp.replace(path)
 
 

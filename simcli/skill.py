@@ -3,7 +3,8 @@
 A policy X plays against `random` opponents from every seat in turn (arrangement r puts X
 in seat r); on the same seeds, an all-random game gives the baseline: how often a random
 player wins from those seats. The edge is X's win rate minus that baseline, with an
-interval from the per-seed paired differences. Team games count a seat as winning when
+interval from the per-seed paired differences (a Wilson interval at the effective sample
+size: inside the metric's range, never of zero width). Team games count a seat as winning when
 its team wins, so the baseline is not simply 1/P.
 """
 
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from reports.stats import CONFIDENCE, z_value
+from reports.stats import bounded_mean
 from simcli import engine
 from simcli.errors import UserError
 from simcli.games.base import Game
@@ -65,18 +66,15 @@ def skill_gap(game: Game, policy: str, players: int, n: int, seed: int, threads:
                       lambda c: skill_task(game.name, preps, base, seed, c.first, c.count),
                       done, threads, progress)
     kx, kb = np.meshgrid(np.arange(players + 1), np.arange(players + 1), indexing="ij")
-    win = float((counts * kx).sum() / (n * players))
+    win = bounded_mean(float((counts * kx).sum() / players),
+                       float((counts * (kx / players) ** 2).sum()), n)
     baseline = float((counts * kb).sum() / (n * players))
     d = (kx - kb) / players
-    edge = win - baseline
-    var = float((counts * (d - edge) ** 2).sum() / max(n - 1, 1))
-    var_x = float((counts * (kx / players - win) ** 2).sum() / max(n - 1, 1))
-    z = z_value(CONFIDENCE)
-    half, half_x = z * math.sqrt(var / n), z * math.sqrt(var_x / n)
+    edge = bounded_mean(float((counts * d).sum()), float((counts * d * d).sum()), n, -1.0, 1.0)
     return {"game": game.name, "policy": policy, "against": BASELINE, "players": players,
-            "seeds": n, "games": n * (players + 1), "win_rate": win,
-            "ci_low": win - half_x, "ci_high": win + half_x, "baseline": baseline,
-            "edge": edge, "edge_ci_low": edge - half, "edge_ci_high": edge + half}
+            "seeds": n, "games": n * (players + 1), "win_rate": win.value,
+            "ci_low": win.lo, "ci_high": win.hi, "baseline": baseline,
+            "edge": edge.value, "edge_ci_low": edge.lo, "edge_ci_high": edge.hi}
 
 
 def skill_table(game: Game, players: int, n: int, seed: int, threads: int,

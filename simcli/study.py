@@ -7,9 +7,10 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from reports.study import verdict, write_study
+from reports.fairness import seat_fairness
+from reports.study import verdict, verdict_row, write_study
 from simcli import __version__, engine
-from simcli.analysis import metrics_of
+from simcli.analysis import core_of, metrics_of
 from simcli.errors import UserError
 from simcli.registry import GAMES, get_game
 from simcli.run import build_config, run_game
@@ -47,11 +48,13 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
             skills = skill_table(game, cfg.players, QUICK_SKILL_SEEDS if quick else
                                  SKILL_SEEDS, seed, cfg.threads, progress)
             metrics = metrics_of(game, aggs, manifest["players"])
+            core = core_of(game, aggs, manifest["players"])
+            fair = seat_fairness(core.seat_wins, core.games, game.team_game)
             entries.append({"game": name, "title": game.title, "folder": name,
                             "manifest": manifest, "skill": skills, "metrics": metrics,
-                            "team": game.team_game,
-                            "verdict": verdict(game.title, manifest, metrics, skills,
-                                               team=game.team_game)})
+                            "fairness": fair,
+                            "verdict": verdict(game.title, manifest, metrics, fair, skills),
+                            "row": verdict_row(game.title, manifest, metrics, fair, skills)})
         meta = {"format": 1, "tool": "simcli", "kind": "study",
                 "tool_version": __version__, "seed": seed, "target_ci": target,
                 "seconds": time.perf_counter() - t0,

@@ -4,7 +4,6 @@ every metric of every cell in one table, differences from the first cell Holm-fl
 from __future__ import annotations
 
 import itertools
-import math
 import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -12,12 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from scipy import special
 
 from reports import charts as C
-from reports.compare import _se
+from reports.compare import difference, flag
 from reports.render import markdown_table
-from reports.stats import CONFIDENCE, holm, z_value
 from simcli import __version__, engine
 from simcli.analysis import metrics_of
 from simcli.errors import UserError
@@ -27,7 +24,6 @@ from simcli.run import build_config, play
 from simcli.runfolder import RunFolder, write_json
 
 HEADLINE = ("win_rate.seat1", "balance", "shared_rate", "duration.mean")
-FLAG_LEVEL = 0.01
 
 
 @dataclass(frozen=True)
@@ -162,29 +158,22 @@ def run_sweep(game_name: str, vary: list[str], *, n: int | None, seed: int,
 
 
 def _with_differences(frames: list[pl.DataFrame]) -> pl.DataFrame:
-    """Stack the cells; add each metric's difference from the first cell, Holm-adjusted."""
-    z = z_value(CONFIDENCE)
+    """Stack the cells; add each metric's difference from the first cell, Holm-adjusted
+    (reports.compare.difference, as `simcli compare`)."""
     first = {r["metric"]: r for r in frames[0].iter_rows(named=True)}
-    rows = []
+    rows, tested = [], []
     for f in frames:
         for r in f.iter_rows(named=True):
             base = first.get(r["metric"])
             if base is None or r["cell"] == 0:
-                r.update(diff=None, diff_ci_low=None, diff_ci_high=None, p_value=None)
+                r.update(diff=None, diff_ci_low=None, diff_ci_high=None, p_value=None,
+                         p_adjusted=None, flag="")
             else:
-                d = r["value"] - base["value"]
-                se = math.sqrt(_se(r) ** 2 + _se(base) ** 2)
-                p = float(special.erfc(abs(d) / se / math.sqrt(2))) if se > 0 else float(d == 0)
-                r.update(diff=d, diff_ci_low=d - z * se, diff_ci_high=d + z * se, p_value=p)
+                est, p = difference(r, base)
+                r.update(diff=est.value, diff_ci_low=est.lo, diff_ci_high=est.hi, p_value=p)
+                tested.append(r)
             rows.append(r)
-    tested = [i for i, r in enumerate(rows) if r["p_value"] is not None]
-    adjusted = holm([rows[i]["p_value"] for i in tested])
-    for r in rows:
-        r["p_adjusted"] = None
-        r["flag"] = ""
-    for i, adj in zip(tested, adjusted, strict=True):
-        rows[i]["p_adjusted"] = adj
-        rows[i]["flag"] = "differs from cell 0 (99%)" if adj < FLAG_LEVEL else ""
+    flag(tested, "differs from cell 0 (99%)")
     return pl.DataFrame(rows, infer_schema_length=None)
 
 

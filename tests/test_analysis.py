@@ -188,18 +188,33 @@ def _metrics(seat_rates, n, shared=0.0, completion=1.0, teams=None):
                          "n": [n] * len(rows), "unit": ["turns"] * len(rows)})
 
 
+def _fair(seat_rates, n, team=False):
+    from reports.fairness import seat_fairness
+
+    return seat_fairness(np.round(np.array(seat_rates) * n).astype(int), n, team)
+
+
 def test_verdict_reads_team_games_without_a_fair_share():
     from reports.study import verdict
 
     manifest = {"players": 4, "seats": ["heuristic"] * 4, "content": {"assumed": False}}
     m = _metrics([0.6, 0.3, 0.3, 0.3], 10_000, shared=0.55,
                  teams={"shogun": 0.6, "ninja": 0.4, "ronin": 0.0})
-    text = verdict("Sword", manifest, m, team=True)
-    assert "against a fair" not in text and "seat order matters" not in text
+    text = verdict("Sword", manifest, m, _fair([0.6, 0.3, 0.3, 0.3], 10_000, team=True))
+    assert "against a fair share" not in text and "seat order matters" not in text
     assert "Team win rates: shogun 60.0%, ninja 40.0%." in text  # a team that never plays
     assert "55.0% of games are won by a team of several players" in text
-    plain = verdict("Sword", manifest, m)
-    assert "against a fair 25.0%" in plain and "the seat order matters" in plain
+    plain = verdict("Sword", manifest, m, _fair([0.6, 0.2, 0.1, 0.1], 10_000))
+    assert "against a fair share of 25.0%" in plain and "the seat order matters" in plain
+
+
+def test_verdict_fair_share_counts_only_outright_wins():
+    from reports.study import verdict
+
+    manifest = {"players": 4, "seats": ["greedy"] * 4, "content": {"assumed": True}}
+    rates = [0.2377, 0.2377, 0.2377, 0.2377]  # 4.9% of games have no outright winner
+    text = verdict("G", manifest, _metrics(rates, 40_000, shared=0.0492), _fair(rates, 40_000))
+    assert "fair share of 23.8%" in text and "No seat differs" in text
 
 
 def test_verdict_shows_rare_events_instead_of_rounding_them_away():
@@ -207,11 +222,11 @@ def test_verdict_shows_rare_events_instead_of_rounding_them_away():
 
     manifest = {"players": 2, "seats": ["greedy"] * 2, "content": {"assumed": True}}
     text = verdict("G", manifest, _metrics([0.5, 0.5], 40_000, shared=0.0003,
-                                            completion=0.99995))
-    assert "0.03% of games end in a draw or shared win" in text
+                                            completion=0.99995), _fair([0.5, 0.4997], 40_000))
+    assert "0.03% of games end in a draw, a shared win or with no winner" in text
     assert "2 of 40,000 games (under 0.01%) hit the simulation's safety cap" in text
-    text = verdict("G", manifest, _metrics([0.5, 0.5], 40_000))
-    assert "No game ends in a draw" in text and "safety cap" not in text
+    text = verdict("G", manifest, _metrics([0.5, 0.5], 40_000), _fair([0.5, 0.5], 40_000))
+    assert "Every game has one outright winner" in text and "safety cap" not in text
 
 
 def test_skill_gap_is_paired_by_seed_with_an_interval():

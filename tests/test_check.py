@@ -60,7 +60,15 @@ def test_looks_double_up_to_the_budget():
 
 @pytest.mark.parametrize(("body", "needle"), [
     (ONE.format(name="x", range="min = 0.4", budget=100).replace("win_rate.seat1", "luck"),
-     "field 'metric': unknown metric 'luck'"),
+     "field 'metric': sixteen-samurai has no metric 'luck'"),
+    (ONE.format(name="x", range="min = 0.4", budget=100).replace("win_rate.seat1",
+                                                                  "margin.mean"),
+     "sixteen-samurai has no metric 'margin.mean'"),  # a metric of other games only
+    (ONE.format(name="x", range="min = nan", budget=100), "field 'min' must be a finite"),
+    (ONE.format(name="x", range="min = 0.4", budget=100).replace("[[assert]]", "assert = 3"),
+     "[[assert]]"),
+    ('[[assert]]\ngame = 3\nmetric = "balance"\nmin = 0.1\n', "missing field 'game'"),
+    ("defaults = 5\n" + ONE.format(name="x", range="min = 0.4", budget=100), "[defaults]"),
     (ONE.format(name="x", range="min = 0.6\nmax = 0.4", budget=100), "range upside down"),
     (ONE.format(name="x", range="", budget=100), "missing field 'min' or 'max'"),
     (ONE.format(name="x", range="min = 0.4", budget=100).replace('game = "sixteen-samurai"',
@@ -77,6 +85,17 @@ def test_bad_specs_are_one_line_errors(tmp_path, body, needle):
     r = runner.invoke(app, ["check", str(spec(tmp_path, body))])
     assert r.exit_code == 2, r.output
     assert needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("where", ["folder", "missing/dir/summary.md"])
+def test_markdown_that_cannot_be_written_is_refused_before_playing(tmp_path, where):
+    target = tmp_path / where
+    if where == "folder":
+        target.mkdir()
+    body = ONE.format(name="x", range="min = 0.4", budget=100)
+    r = runner.invoke(app, ["check", str(spec(tmp_path, body)), "--markdown", str(target)])
+    assert r.exit_code == 2 and "--markdown" in r.stderr, r.output
+    assert len(r.stderr.strip().splitlines()) == 1
 
 
 def test_the_example_spec_passes_and_the_workflow_runs_it(tmp_path):

@@ -348,3 +348,26 @@ def test_ctrl_c_stops_quickly_and_leaves_no_run(tmp_path):
     assert time.time() - t0 < 10  # stops long before the 50 million playouts
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_in_a_log_is_plain_lines_and_quiet_is_silent(monkeypatch, tmp_path):
+    from simcli import cli
+
+    monkeypatch.setattr(cli.RichProgress, "PLAIN_EVERY_S", 0.0)
+    r = invoke("run", "sixteen-samurai", "-n", 3000, "--chunk-size", 500, "--out",
+               tmp_path / "p", "--threads", 1)
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.stderr.splitlines()]
+    assert lines and all(ln.startswith("simcli: sixteen-samurai 4p: ") for ln in lines)
+    assert "100% (3,000 of 3,000 playouts)" in lines[-1] and "playouts/s" in lines[-1]
+    r = invoke("run", "sixteen-samurai", "-n", 3000, "--chunk-size", 500, "--out",
+               tmp_path / "q", "--threads", 1, "--quiet")
+    assert r.exit_code == 0 and r.stderr == ""
+
+
+def test_json_output_is_strict_even_with_undefined_values(tmp_path):
+    r = invoke("run", "samurai-sword", "--players", 3, "-n", 300, "--json", "-q", "--out",
+               tmp_path / "s")
+    assert r.exit_code == 0, r.output
+    assert "NaN" not in r.stdout and "Infinity" not in r.stdout
+    json.loads(r.stdout, parse_constant=lambda c: pytest.fail(f"non-strict JSON: {c}"))
