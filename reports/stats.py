@@ -112,6 +112,29 @@ def bounded_mean(total: float, total_sq: float, n: int, lo: float = 0.0, hi: flo
     return Estimate(mean, min(mean, lo + a * span), max(mean, lo + b * span), n)
 
 
+def paired_difference(sx: float, sxx: float, sb: float, sbb: float, sxb: float, n: int,
+                      confidence: float = CONFIDENCE) -> Estimate:
+    """Mean of x - b over n pairs of values in [0, 1] (e.g. per seed: a policy's share of
+    games won and random players' share on the same seeds), from the sums of x, x^2, b,
+    b^2 and x*b. Each mean gets its bounded_mean interval and the two are combined by the
+    method of variance estimates recovery with their correlation (Zou and Donner 2008;
+    Newcombe's paired method), so the interval stays in [-1, 1] and never has zero width."""
+    if n <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    x = bounded_mean(sx, sxx, n, confidence=confidence)
+    b = bounded_mean(sb, sbb, n, confidence=confidence)
+    vx = max(sxx / n - x.value ** 2, 0.0)
+    vb = max(sbb / n - b.value ** 2, 0.0)
+    cov = sxb / n - x.value * b.value
+    rho = cov / math.sqrt(vx * vb) if vx > 0 and vb > 0 else 0.0
+    d = x.value - b.value
+    down_x, up_b = x.value - x.lo, b.hi - b.value
+    up_x, down_b = x.hi - x.value, b.value - b.lo
+    lo = d - math.sqrt(max(down_x ** 2 + up_b ** 2 - 2 * rho * down_x * up_b, 0.0))
+    hi = d + math.sqrt(max(up_x ** 2 + down_b ** 2 - 2 * rho * up_x * down_b, 0.0))
+    return Estimate(d, max(-1.0, min(d, lo)), min(1.0, max(d, hi)), n)
+
+
 def ratio_rate(y: float, x: float, yy: float, xx: float, xy: float, games: int,
                confidence: float = CONFIDENCE) -> Estimate:
     """A rate counted over several observations per game (rounds, turns, battles): the

@@ -167,5 +167,7 @@ METHODS_HTML = (
     "not reject at 5%, otherwise its top end is a Bonferroni bound over the pairs tied with "
     "the largest difference within one standard error, and its low end the delta-method "
     "bound. Skill gaps: each non-random policy played against random players from every "
-    "seat in turn on the same seeds; the edge is the mean paired difference per seed, with "
-    "a Wilson interval at the effective sample size.</p>")
+    "seat in turn on the same seeds; the edge is the mean paired difference per seed, its "
+    "interval combines the two rates' effective-sample-size Wilson intervals with their "
+    "correlation (Zou and Donner's MOVER), so it stays inside the range and never has zero "
+    "width.</p>")

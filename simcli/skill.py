@@ -3,8 +3,8 @@
 A policy X plays against `random` opponents from every seat in turn (arrangement r puts X
 in seat r); on the same seeds, an all-random game gives the baseline: how often a random
 player wins from those seats. The edge is X's win rate minus that baseline, with an
-interval from the per-seed paired differences (a Wilson interval at the effective sample
-size: inside the metric's range, never of zero width). Team games count a seat as winning when
+interval from the per-seed pairs (reports.stats.paired_difference: inside the metric's
+range, never of zero width). Team games count a seat as winning when
 its team wins, so the baseline is not simply 1/P.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from reports.stats import bounded_mean
+from reports.stats import bounded_mean, paired_difference
 from simcli import engine
 from simcli.errors import UserError
 from simcli.games.base import Game
@@ -66,14 +66,14 @@ def skill_gap(game: Game, policy: str, players: int, n: int, seed: int, threads:
                       lambda c: skill_task(game.name, preps, base, seed, c.first, c.count),
                       done, threads, progress)
     kx, kb = np.meshgrid(np.arange(players + 1), np.arange(players + 1), indexing="ij")
-    win = bounded_mean(float((counts * kx).sum() / players),
-                       float((counts * (kx / players) ** 2).sum()), n)
-    baseline = float((counts * kb).sum() / (n * players))
-    d = (kx - kb) / players
-    edge = bounded_mean(float((counts * d).sum()), float((counts * d * d).sum()), n, -1.0, 1.0)
+    x, b = kx / players, kb / players
+    sx, sxx = float((counts * x).sum()), float((counts * x * x).sum())
+    sb, sbb = float((counts * b).sum()), float((counts * b * b).sum())
+    win = bounded_mean(sx, sxx, n)
+    edge = paired_difference(sx, sxx, sb, sbb, float((counts * x * b).sum()), n)
     return {"game": game.name, "policy": policy, "against": BASELINE, "players": players,
             "seeds": n, "games": n * (players + 1), "win_rate": win.value,
-            "ci_low": win.lo, "ci_high": win.hi, "baseline": baseline,
+            "ci_low": win.lo, "ci_high": win.hi, "baseline": sb / n,
             "edge": edge.value, "edge_ci_low": edge.lo, "edge_ci_high": edge.hi}
 
 
