@@ -74,6 +74,13 @@ def seed_lanes(states, seed, index):
 
 
 @njit(**JIT)
+def seed_lane(state, seed, index, lane):
+    """Point `state` at stream (seed, index, lane): the row `lane` of seed_lanes, alone."""
+    base = mix64(mix64(np.uint64(seed)) ^ mix64(np.uint64(index) + GOLDEN))
+    state[0] = mix64(base ^ ((np.uint64(lane) + np.uint64(1)) * _LANE))
+
+
+@njit(**JIT)
 def next_u64(state):
     """Next 64 random bits of the stream."""
     state[0] = state[0] + GOLDEN

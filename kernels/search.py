@@ -1,0 +1,271 @@
+"""Monte Carlo tree search for any game in the rules/players shape (kernels/README.md).
+
+Single-observer information-set MCTS (SO-ISMCTS; Cowling, Powley and Whitehouse 2012):
+each simulation starts from a determinization of the real state, sampled consistently with
+what the searching player can see (the other players' hands, the deck order, hidden
+roles), with every chance stream reseeded from the search's own stream, so the search
+never reads hidden information and never knows a future die roll. It descends a tree of
+action sequences, choosing by UCB1 among the children that are legal in this
+determinization (availability counts), expands one untried action, plays the rest of the
+game with a rollout policy and backs every player's reward up the path; each node holds
+the rewards of the player who chose it. With perfect information and dice (Samsara) the
+determinization only reseeds chance: open-loop MCTS with chance by sampling. The decision
+is the root child with the most visits.
+
+Games plug in through the hook functions below, overloaded for each game's state type in
+`kernels/<game>/search_hooks.py` (numba picks the game's implementation at compile time
+from the state's namedtuple class, so this loop is compiled once per game and cached).
+The tree is a set of preallocated arrays (one node per simulation at most), the scratch
+state is allocated once per chunk: no allocation and no Python object in the loop.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from kernels.config import JIT
+from kernels.rng import below, new_states, next_u64, seed_lane, seed_lanes
+
+# --- hooks: each game overloads these for its state type (kernels/<game>/search_hooks.py)
+
+
+def clone(dst, src):
+    """Copy every mutable field of game state `src` into `dst`."""
+    raise NotImplementedError
+
+
+def determinize(st, player, stream):
+    """Resample in `st` everything `player` cannot see (consistently with what it can) and
+    reseed every chance stream of `st` from `stream`."""
+    raise NotImplementedError
+
+
+def to_move(st):
+    """Seat to act, -1 when over."""
+    raise NotImplementedError
+
+
+def legal_actions(st, out):
+    """Fill out with the legal actions of the seat to act; return how many."""
+    raise NotImplementedError
+
+
+def apply(st, action):
+    """Apply the action of the seat to act."""
+    raise NotImplementedError
+
+
+def is_over(st):
+    """Whether the game has ended."""
+    raise NotImplementedError
+
+
+def outcome(st, out):
+    """out[s] = 1.0 for every winning seat (teams and shared wins included), else 0."""
+    raise NotImplementedError
+
+
+def rollout_action(st, policy):
+    """The action the seat to act takes under rollout policy code `policy` (the game's
+    own policy codes: random, greedy ...), drawing from the seat's stream in `st`."""
+    raise NotImplementedError
+
+
+def option_of(st, action):
+    """The forbiddable option an action uses (-1 for none)."""
+    raise NotImplementedError
+
+
+# --- the search
+
+Tree = namedtuple("Tree", ["action", "player", "parent", "child", "sibling", "visits",
+                           "avail", "reward", "used"])
+"""Preallocated tree of N nodes. action, player, parent, child (first), sibling (next):
+(N,) int64 (-1 for none); visits, avail: (N,) int64; reward: (N,) float64, the summed
+rewards of `player`, who chose the action leading to the node; used: (1,) int64 nodes."""
+
+Workspace = namedtuple("Workspace", ["tree", "scratch", "stream", "acts", "order",
+                                     "marks", "rewards"])
+"""A search's memory, made once per chunk: tree, scratch game state (same type as the
+real one), stream (1, STATE_SIZE) uint64 the search's own random stream, acts and order
+(max actions,) int64 buffers, marks (max actions,) bool, rewards (max players,) float64."""
+
+SEARCH_LANE = 64  # the search of seat s draws from lane SEARCH_LANE + s of the playout
+
+
+def new_tree(capacity: int) -> Tree:
+    """An empty tree with room for `capacity` nodes."""
+    z = np.zeros
+    return Tree(z(capacity, np.int64), z(capacity, np.int64), z(capacity, np.int64),
+                z(capacity, np.int64), z(capacity, np.int64), z(capacity, np.int64),
+                z(capacity, np.int64), z(capacity, np.float64), z(1, np.int64))
+
+
+def new_workspace(budget: int, scratch, max_actions: int, max_players: int) -> Workspace:
+    """Memory for searches of up to `budget` simulations on states like `scratch`."""
+    return Workspace(new_tree(budget + 2), scratch, new_states(np.int64(0), np.int64(1)),
+                     np.zeros(max_actions, np.int64), np.zeros(max_actions, np.int64),
+                     np.zeros(max_actions, np.bool_), np.zeros(max_players, np.float64))
+
+
+@njit(**JIT)
+def seed_search(ws, seed, playout, seat):
+    """Key the search's stream to (seed, playout, lane SEARCH_LANE + seat): the same
+    decisions for the same seed on any thread."""
+    seed_lane(ws.stream[0], seed, playout, SEARCH_LANE + seat)
+
+
+@njit(**JIT)
+def reseed(rng_rows, stream):
+    """Key every chance stream of a determinization afresh from the search's stream, so a
+    simulation never replays the real game's future dice and draws."""
+    seed_lanes(rng_rows, next_u64(stream), np.int64(0))
+
+
+@njit(**JIT)
+def _new_node(tree, parent, action, player):
+    i = tree.used[0]
+    tree.used[0] = i + 1
+    tree.action[i] = action
+    tree.player[i] = player
+    tree.parent[i] = parent
+    tree.child[i] = -1
+    tree.sibling[i] = -1
+    tree.visits[i] = 0
+    tree.avail[i] = 0
+    tree.reward[i] = 0.0
+    if parent >= 0:
+        tree.sibling[i] = tree.child[parent]
+        tree.child[parent] = i
+    return i
+
+
+@njit(**JIT)
+def _find(sorted_acts, n, action):
+    """Position of `action` in sorted_acts[:n], or -1."""
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if sorted_acts[mid] < action:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < n and sorted_acts[lo] == action:
+        return lo
+    return -1
+
+
+@njit(**JIT)
+def _allowed(st, acts, n, forbid, player):
+    """Drop the actions whose option is forbidden to `player` (keeping at least one)."""
+    if forbid.shape[1] == 0:
+        return n
+    m = 0
+    for i in range(n):
+        o = option_of(st, acts[i])
+        if o < 0 or not forbid[player, o]:
+            acts[m] = acts[i]
+            m += 1
+    return m if m > 0 else n
+
+
+@njit(**JIT)
+def _descend(ws, node, c, forbid):
+    """One step down from `node` in the scratch state: expand an untried legal action
+    (returning (child, True)) or follow the UCB1 choice among the legal children
+    (returning (child, False)); the legal children's availability counts go up."""
+    st = ws.scratch
+    tree = ws.tree
+    acts = ws.order
+    p = to_move(st)
+    n = _allowed(st, acts, legal_actions(st, acts), forbid, p)
+    acts[:n].sort()
+    marks = ws.marks
+    marks[:n] = False
+    tried = 0
+    best = -1
+    best_score = -1.0
+    ch = tree.child[node]
+    while ch >= 0:
+        pos = _find(acts, n, tree.action[ch])
+        if pos >= 0:
+            marks[pos] = True
+            tried += 1
+            tree.avail[ch] += 1
+            if tree.visits[ch] > 0:
+                score = tree.reward[ch] / tree.visits[ch] + c * np.sqrt(
+                    np.log(tree.avail[ch]) / tree.visits[ch])
+            else:
+                score = 1e300
+            if score > best_score:
+                best_score = score
+                best = ch
+        ch = tree.sibling[ch]
+    if tried < n and tree.used[0] < tree.action.shape[0]:
+        k = below(ws.stream[0], n - tried)
+        for i in range(n):
+            if not marks[i]:
+                if k == 0:
+                    child = _new_node(tree, node, acts[i], p)
+                    tree.avail[child] = 1
+                    apply(st, acts[i])
+                    return child, True
+                k -= 1
+    if best < 0:  # the tree is full and nothing here was tried: play on without it
+        return -1, True
+    apply(st, tree.action[best])
+    return best, False
+
+
+@njit(**JIT)
+def mcts_choose(st, ws, forbid, budget, c, rollout_policy):
+    """The action the seat to act in `st` chooses after `budget` simulations (forbid:
+    (players, options) bool, the options each player may never use)."""
+    tree = ws.tree
+    tree.used[0] = 0
+    root = _new_node(tree, -1, -1, -1)
+    me = to_move(st)
+    n_root = _allowed(st, ws.acts, legal_actions(st, ws.acts), forbid, me)
+    if n_root == 1:
+        return ws.acts[0]
+    for _ in range(budget):
+        clone(ws.scratch, st)
+        determinize(ws.scratch, me, ws.stream[0])
+        node = root
+        path_end = root
+        expanded = False
+        while not expanded and not is_over(ws.scratch):
+            node, expanded = _descend(ws, node, c, forbid)
+            if node < 0:
+                break
+            path_end = node
+        while not is_over(ws.scratch):
+            apply(ws.scratch, rollout_action(ws.scratch, rollout_policy))
+        outcome(ws.scratch, ws.rewards)
+        node = path_end
+        while node > 0:
+            tree.visits[node] += 1
+            tree.reward[node] += ws.rewards[tree.player[node]]
+            node = tree.parent[node]
+        tree.visits[root] += 1
+    best = -1
+    best_visits = -1
+    ch = tree.child[root]
+    while ch >= 0:
+        if tree.visits[ch] > best_visits and _in(ws.acts, n_root, tree.action[ch]):
+            best_visits = tree.visits[ch]
+            best = ch
+        ch = tree.sibling[ch]
+    if best < 0:
+        return ws.acts[below(ws.stream[0], n_root)]
+    return tree.action[best]
+
+
+@njit(**JIT)
+def _in(acts, n, action):
+    for i in range(n):  # noqa: SIM110 (a generator in any() does not compile in numba)
+        if acts[i] == action:
+            return True
+    return False

@@ -1,0 +1,60 @@
+"""kernels/search.py on toy games whose best moves are known: it finds them, never
+reads hidden information, honours forbidden options and is deterministic."""
+
+import numpy as np
+import pytest
+
+from kernels import search
+from tests import toy_games as T
+
+NO_FORBID = np.zeros((2, 0), np.bool_)
+
+
+def nim_choice(heap, budget=400, seed=1, forbid=NO_FORBID, c=1.0):
+    st = T.new_nim(heap)
+    ws = search.new_workspace(budget, T.new_nim(heap), 8, 2)
+    search.seed_search(ws, seed, 0, 0)
+    return int(search.mcts_choose(st, ws, forbid, budget, c, 0))
+
+
+@pytest.mark.parametrize(("heap", "best"), [(5, 1), (6, 2), (7, 3), (9, 1), (10, 2)])
+def test_mcts_finds_the_winning_nim_move(heap, best):
+    """Leaving a multiple of 4 wins; with 400 simulations it finds it."""
+    assert nim_choice(heap) == best
+
+
+def test_mcts_is_deterministic_for_a_seed_and_varies_with_it():
+    choices = [nim_choice(8, budget=20, seed=s) for s in range(12)]  # a lost position
+    assert choices == [nim_choice(8, budget=20, seed=s) for s in range(12)]
+    assert len(set(choices)) > 1
+
+
+def test_forbidden_option_is_never_chosen():
+    forbid = np.zeros((2, 3), np.bool_)
+    forbid[0, 0] = True  # seat 0 may never take exactly one stone
+    for seed in range(5):
+        assert nim_choice(5, seed=seed, forbid=forbid) != 1
+
+
+def hc_choices(card0, card1, seeds=range(40), budget=200):
+    out = []
+    for seed in seeds:
+        st = T.new_high_card()
+        T.high_card_setup(st, 5, 0)
+        st.card[0], st.card[1] = card0, card1
+        ws = search.new_workspace(budget, T.new_high_card(), 4, 2)
+        search.seed_search(ws, seed, 0, 0)
+        out.append(int(search.mcts_choose(st, ws, NO_FORBID, budget, 0.7, 0)))
+    return out
+
+
+def test_ismcts_never_reads_the_hidden_card():
+    """Seat 0's choices depend on its own card only: swapping seat 1's hidden card leaves
+    every decision the same for the same search seed."""
+    assert hc_choices(6, 1) == hc_choices(6, 9) == hc_choices(6, 0)
+    assert hc_choices(2, 9) == hc_choices(2, 0)
+
+
+def test_ismcts_bets_high_cards_and_folds_low_ones():
+    assert sum(hc_choices(9, 3)) >= 36  # a 9 wins every bet
+    assert sum(hc_choices(0, 5)) <= 4  # a 0 loses every bet: folding is worth 1/2

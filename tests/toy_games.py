@@ -1,0 +1,221 @@
+"""Two tiny games in the rules/players shape, to test kernels/search.py on positions whose
+best move is known.
+
+Nim (perfect information): one heap, take 1-3, whoever takes the last stone wins.
+High card (hidden information): each player is dealt one card of 0..9 from a shuffled
+deck; seat 0 then bets (1) or folds (0); a bet wins with the higher card. Seat 0 sees its
+own card only; seat 1's card is hidden from it.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+from kernels import search
+from kernels.rng import below, new_states, seed_lanes, shuffle
+
+Nim = namedtuple("Nim", ["heap", "turn", "winner", "rng"])
+
+
+def new_nim(heap: int) -> Nim:
+    return Nim(np.array([heap], np.int64), np.zeros(1, np.int64), np.full(1, -1, np.int64),
+               new_states(np.int64(0), np.int64(2)))
+
+
+@njit(cache=True)
+def nim_legal(st, out):
+    n = min(3, st.heap[0])
+    for i in range(n):
+        out[i] = i + 1
+    return n
+
+
+@njit(cache=True)
+def nim_apply(st, a):
+    st.heap[0] -= a
+    if st.heap[0] == 0:
+        st.winner[0] = st.turn[0]
+    st.turn[0] = 1 - st.turn[0]
+
+
+@njit(cache=True)
+def nim_clone(dst, src):
+    dst.heap[:] = src.heap
+    dst.turn[:] = src.turn
+    dst.winner[:] = src.winner
+    dst.rng[:] = src.rng
+
+
+def _is(st, cls):
+    return isinstance(st, types.BaseNamedTuple) and st.instance_class is cls
+
+
+@overload(search.clone)
+def _nim_clone(dst, src):
+    if _is(src, Nim):
+        return lambda dst, src: nim_clone(dst, src)
+
+
+@overload(search.determinize)
+def _nim_det(st, player, stream):
+    if _is(st, Nim):
+        return lambda st, player, stream: search.reseed(st.rng, stream)
+
+
+@overload(search.to_move)
+def _nim_to_move(st):
+    if _is(st, Nim):
+        return lambda st: -1 if st.winner[0] >= 0 else st.turn[0]
+
+
+@overload(search.legal_actions)
+def _nim_legal(st, out):
+    if _is(st, Nim):
+        return lambda st, out: nim_legal(st, out)
+
+
+@overload(search.apply)
+def _nim_apply(st, a):
+    if _is(st, Nim):
+        return lambda st, a: nim_apply(st, a)
+
+
+@overload(search.is_over)
+def _nim_over(st):
+    if _is(st, Nim):
+        return lambda st: st.winner[0] >= 0
+
+
+@overload(search.outcome)
+def _nim_outcome(st, out):
+    if _is(st, Nim):
+        def impl(st, out):
+            out[:] = 0.0
+            out[st.winner[0]] = 1.0
+        return impl
+
+
+@overload(search.rollout_action)
+def _nim_rollout(st, policy):
+    if _is(st, Nim):
+        return lambda st, policy: 1 + below(st.rng[st.turn[0]], min(3, st.heap[0]))
+
+
+@overload(search.option_of)
+def _nim_option(st, a):
+    if _is(st, Nim):
+        return lambda st, a: a - 1  # option k: taking k + 1 stones
+
+
+HighCard = namedtuple("HighCard", ["card", "deck", "bet", "done", "rng"])
+
+
+def new_high_card() -> HighCard:
+    return HighCard(np.zeros(2, np.int64), np.arange(10, dtype=np.int64),
+                    np.full(1, -1, np.int64), np.zeros(1, np.bool_),
+                    new_states(np.int64(0), np.int64(3)))
+
+
+@njit(cache=True)
+def high_card_setup(st, seed, playout):
+    seed_lanes(st.rng, seed, playout)
+    for i in range(10):
+        st.deck[i] = i
+    shuffle(st.rng[2], st.deck, 10)
+    st.card[0] = st.deck[0]
+    st.card[1] = st.deck[1]
+    st.bet[0] = -1
+    st.done[0] = False
+
+
+@njit(cache=True)
+def high_card_determinize(st, player, stream):
+    """Seat 0 knows its card: seat 1's card is any other card."""
+    search.reseed(st.rng, stream)
+    if player == 0:
+        k = below(stream, 9)
+        other = k if k < st.card[0] else k + 1
+        st.card[1] = other
+
+
+@njit(cache=True)
+def high_card_clone(dst, src):
+    dst.card[:] = src.card
+    dst.deck[:] = src.deck
+    dst.bet[:] = src.bet
+    dst.done[:] = src.done
+    dst.rng[:] = src.rng
+
+
+@overload(search.clone)
+def _hc_clone(dst, src):
+    if _is(src, HighCard):
+        return lambda dst, src: high_card_clone(dst, src)
+
+
+@overload(search.determinize)
+def _hc_det(st, player, stream):
+    if _is(st, HighCard):
+        return lambda st, player, stream: high_card_determinize(st, player, stream)
+
+
+@overload(search.to_move)
+def _hc_to_move(st):
+    if _is(st, HighCard):
+        return lambda st: -1 if st.done[0] else 0
+
+
+@overload(search.legal_actions)
+def _hc_legal(st, out):
+    if _is(st, HighCard):
+        def impl(st, out):
+            out[0] = 0
+            out[1] = 1
+            return 2
+        return impl
+
+
+@overload(search.apply)
+def _hc_apply(st, a):
+    if _is(st, HighCard):
+        def impl(st, a):
+            st.bet[0] = a
+            st.done[0] = True
+        return impl
+
+
+@overload(search.is_over)
+def _hc_over(st):
+    if _is(st, HighCard):
+        return lambda st: st.done[0]
+
+
+@overload(search.outcome)
+def _hc_outcome(st, out):
+    """Folding: seat 1 wins with probability 1/2 (a coin from the table's stream, so the
+    expected reward of folding is 0.5); betting: the higher card wins."""
+    if _is(st, HighCard):
+        def impl(st, out):
+            out[:] = 0.0
+            if st.bet[0] == 0:
+                out[0] = 0.5
+                out[1] = 0.5
+            elif st.card[0] > st.card[1]:
+                out[0] = 1.0
+            else:
+                out[1] = 1.0
+        return impl
+
+
+@overload(search.rollout_action)
+def _hc_rollout(st, policy):
+    if _is(st, HighCard):
+        return lambda st, policy: below(st.rng[0], 2)
+
+
+@overload(search.option_of)
+def _hc_option(st, a):
+    if _is(st, HighCard):
+        return lambda st, a: a
