@@ -1,0 +1,249 @@
+"""`simcli ladder`: policies rated against each other, and the game's balance at each
+level of play.
+
+Every pair of policies plays the same deals with the seats alternating between them and
+rotated round the table (each deal once per rotation, every player carrying its own
+luck), so seat effects cancel. The wins feed a Luce / Bradley-Terry fit on an Elo scale
+anchored at random (reports/ladder.py). Each policy also plays against itself on every
+seat: its seat win rates and balance index, through reports/fairness.py, give the
+"balance vs skill" curve: does the first-player edge grow, shrink or flip as play gets
+stronger?
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from reports import charts as C
+from reports.fairness import Fairness, seat_fairness
+from reports.html import STYLE, image_html, table_html
+from reports.ladder import Pairing, Rating, ratings
+from reports.render import markdown_table
+from simcli import __version__, engine
+from simcli.errors import UserError
+from simcli.games.base import Game
+from simcli.registry import get_game
+from simcli.runfolder import RunFolder, write_json
+
+ANCHOR = "random"
+
+
+def pairing_task(game_name: str, prep: Any, seed: int, seats: tuple[str, ...],
+                 names: list[str], first: int, count: int) -> np.ndarray:
+    """wins[d, k]: for deals first..first+count-1, the wins of policy names[k] over every
+    rotation of the seats (a shared win split among its winners)."""
+    game = get_game(game_name)
+    P = len(seats)
+    wins = np.zeros((count, len(names)))
+    rows = np.zeros((count, len(game.row_columns)), np.int64)
+    for r in range(P):
+        game.run_chunk(prep, seed, first, count, game.new_aggregates(prep), rows, rotation=r)
+        won = game.seats_won(rows)[:, :P].astype(float)
+        share = won / np.maximum(won.sum(axis=1, keepdims=True), 1.0)
+        for s in range(P):
+            wins[:, names.index(seats[(s - r) % P])] += share[:, s]
+    return wins
+
+
+def play_pairing(game: Game, content, rules: dict, players: int, a: str, b: str,
+                 names: list[str], n: int, seed: int, threads: int,
+                 progress: engine.Progress | None) -> Pairing:
+    """n deals of a against b, seats alternating a, b, a, b ... and rotated."""
+    seats = tuple(a if s % 2 == 0 else b for s in range(players))
+    prep = game.prepare(content, players, seats, rules)
+    wins = np.zeros((n, len(names)))
+
+    def done(chunk: engine.Chunk, part: np.ndarray) -> None:
+        wins[chunk.first:chunk.first + chunk.count] = part
+
+    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
+    engine.run_chunks(engine.plan(n, size),
+                      lambda c: pairing_task(game.name, prep, seed, seats, names, c.first,
+                                             c.count), done, threads, progress)
+    makeup = np.array([sum(s == p for s in seats) for p in names], float)
+    return Pairing(makeup, wins, players)
+
+
+def self_play(game: Game, content, rules: dict, players: int, policy: str, n: int,
+              seed: int, threads: int, progress: engine.Progress | None) -> Fairness:
+    """Seat fairness when every seat plays `policy`."""
+    prep = game.prepare(content, players, (policy,) * players, rules)
+    total = game.new_aggregates(prep)
+
+    def work(chunk: engine.Chunk):
+        aggs = game.new_aggregates(prep)
+        game.run_chunk(prep, seed, chunk.first, chunk.count, aggs, None)
+        return aggs
+
+    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
+    engine.run_chunks(engine.plan(n, size), work, lambda _c, part: engine.merge(total, part),
+                      threads, progress)
+    core = game.core_stats(total, players)
+    return seat_fairness(core.seat_wins, core.games, game.team_game)
+
+
+@dataclass
+class LadderResult:
+    """A finished ladder: its folder, ratings and balance per policy."""
+
+    folder: Path
+    ratings: list[Rating]
+    balance: dict[str, Fairness]
+    manifest: dict[str, Any]
+
+
+def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: int | None,
+               seed: int, threads: int | None, rules: list[str], content: str | None,
+               out: Path | None, force: bool, boot: int = 200,
+               progress: engine.Progress | None = None) -> LadderResult:
+    """Round-robin among the policies, ratings with intervals, balance per policy."""
+    game = get_game(game_name)
+    names = list(dict.fromkeys(p.strip() for p in policies if p.strip()))
+    if len(names) < 2:
+        raise UserError("--policies needs at least two different policies")
+    for p in names:
+        game.check_policy(p)
+    if ANCHOR not in names:
+        raise UserError(f"--policies must include '{ANCHOR}' (the anchor of the ratings at "
+                        f"0)")
+    players = players or game.default_players
+    game.check_players(players)
+    n = n or max(1_000, game.default_n // 50)
+    if n <= 0:
+        raise UserError(f"-n must be a positive number of deals, not {n}")
+    threads = threads or engine.default_threads()
+    chosen = game.resolve_rules(rules)
+    loaded = game.load_content(game.content_path(content))
+    if out is None:
+        out = Path("runs") / f"ladder-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    folder = RunFolder(out, force)
+    try:
+        t0 = time.perf_counter()
+        pairings = [play_pairing(game, loaded, chosen, players, a, b, names, n, seed, threads,
+                                 progress)
+                    for i, a in enumerate(names) for b in names[i + 1:]]
+        fitted = ratings(pairings, names, anchor=names.index(ANCHOR), boot=boot, seed=seed)
+        balance = {p: self_play(game, loaded, chosen, players, p, n, seed, threads, progress)
+                   for p in names}
+        manifest = {
+            "format": 1, "tool": "simcli", "kind": "ladder", "tool_version": __version__,
+            "game": game.name, "game_title": game.title, "players": players,
+            "policies": names, "deals_per_pairing": n, "games_per_pairing": n * players,
+            "self_play_games": n, "seed": seed, "rules": chosen,
+            "content": loaded.identity(), "bootstrap": boot, "threads": threads,
+            "cores": os.cpu_count(), "seconds": round(time.perf_counter() - t0, 2),
+            "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        write_ladder(folder.path, game, fitted, balance, manifest)
+        write_json(folder.path / "manifest.json", manifest)
+        final = folder.commit()
+    except BaseException:
+        folder.abort()
+        raise
+    return LadderResult(final, fitted, balance, manifest)
+
+
+def tables(fitted: list[Rating], balance: dict[str, Fairness]) -> tuple[pl.DataFrame,
+                                                                        pl.DataFrame]:
+    """(ratings table, balance-by-policy table)."""
+    rt = pl.DataFrame([{"policy": r.policy, "elo": r.elo, "ci_low": r.lo, "ci_high": r.hi}
+                       for r in fitted]).sort("elo", descending=True)
+    rows = []
+    for r in fitted:
+        f = balance[r.policy]
+        row = {"policy": r.policy, "elo": r.elo, "balance": f.balance.value,
+               "balance_ci_low": f.balance.lo, "balance_ci_high": f.balance.hi,
+               "flagged_seats": ",".join(map(str, f.flagged)),
+               "fair_share": f.fair_share}
+        for s in f.seats:
+            row[f"seat{s.seat}"] = s.rate.value
+            row[f"seat{s.seat}_ci_low"] = s.rate.lo
+            row[f"seat{s.seat}_ci_high"] = s.rate.hi
+        rows.append(row)
+    return rt, pl.DataFrame(rows).sort("elo")
+
+
+def trend(balance_table: pl.DataFrame) -> str:
+    """One sentence: how seat 1's edge and the balance move from the weakest policy to the
+    strongest."""
+    weak, strong = balance_table.row(0, named=True), balance_table.row(-1, named=True)
+    if "seat1" not in weak or weak["fair_share"] is None or math.isnan(weak["fair_share"]):
+        return (f"Seat 1 wins {100 * weak['seat1']:.1f}% with {weak['policy']} and "
+                f"{100 * strong['seat1']:.1f}% with {strong['policy']} on every seat.")
+    e_weak = weak["seat1"] - weak["fair_share"]
+    e_strong = strong["seat1"] - strong["fair_share"]
+    if not weak["flagged_seats"] and not strong["flagged_seats"]:
+        return (f"No seat differs from its fair share at the 99% level with {weak['policy']} "
+                f"or with {strong['policy']} on every seat (seat 1: {100 * e_weak:+.1f} and "
+                f"{100 * e_strong:+.1f} points); balance {weak['balance']:.3f} -> "
+                f"{strong['balance']:.3f}.")
+    if e_weak * e_strong < 0:
+        verb = "flips"
+    elif abs(e_strong) > abs(e_weak):
+        verb = "grows"
+    else:
+        verb = "shrinks"
+    return (f"Seat 1's edge over its fair share {verb} with skill: {100 * e_weak:+.1f} points "
+            f"with {weak['policy']} on every seat, {100 * e_strong:+.1f} with "
+            f"{strong['policy']}; balance {weak['balance']:.3f} -> {strong['balance']:.3f}.")
+
+
+def write_ladder(folder: Path, game: Game, fitted: list[Rating],
+                 balance: dict[str, Fairness], manifest: dict) -> None:
+    """Tables, charts, report.md and report.html of a ladder."""
+    rt, bt = tables(fitted, balance)
+    tdir = folder / "tables"
+    tdir.mkdir()
+    for name, df in (("ratings", rt), ("balance_by_policy", bt)):
+        df.write_parquet(tdir / f"{name}.parquet")
+        df.write_csv(tdir / f"{name}.csv")
+    cdir = folder / "charts"
+    cdir.mkdir()
+    C.bars_with_ci(cdir / "ratings.png", rt["policy"].to_list(), rt["elo"], rt["ci_low"],
+                   rt["ci_high"], title=f"{game.title}: policy ratings (Elo, random = 0)",
+                   ylabel="Elo rating", percent=False)
+    C.line_with_band(cdir / "balance_vs_skill.png", bt["elo"].to_numpy(),
+                     bt["balance"].to_numpy(), bt["balance_ci_low"].to_numpy(),
+                     bt["balance_ci_high"].to_numpy(),
+                     title=f"{game.title}: balance vs skill (every seat one policy)",
+                     xlabel="Elo rating of the policy on every seat", ylabel="balance index")
+    sentence = trend(bt)
+    facts = (f"{game.title}, {manifest['players']} players: {manifest['deals_per_pairing']:,} "
+             f"deals per pairing, each played once per seat rotation; self-play "
+             f"{manifest['self_play_games']:,} games per policy; seed {manifest['seed']}; "
+             f"simcli {manifest['tool_version']}.")
+    md = [f"# Ladder: {game.title}", "", facts, "", sentence, "", "## Ratings", "",
+          markdown_table(rt), "", "![ratings](charts/ratings.png)", "",
+          "## Balance by policy (every seat plays it)", "", markdown_table(bt), "",
+          "![balance vs skill](charts/balance_vs_skill.png)", "", "## Methods", "", METHODS]
+    (folder / "report.md").write_text("\n".join(md), encoding="utf-8")
+    page = [f"<!doctype html><html><head><meta charset='utf-8'><title>Ladder: "
+            f"{game.title}</title><style>{STYLE}</style></head><body>"
+            f"<h1>Ladder: {game.title}</h1><p class='note'>{facts}</p><p>{sentence}</p>",
+            "<h2>Ratings</h2>", table_html(rt),
+            image_html(cdir / "ratings.png", "Elo ratings with 95% bootstrap intervals"),
+            "<h2>Balance by policy</h2>", table_html(bt),
+            image_html(cdir / "balance_vs_skill.png", "Balance index against rating"),
+            f"<h2>Methods</h2><p>{METHODS}</p></body></html>"]
+    (folder / "report.html").write_text("\n".join(page), encoding="utf-8")
+
+
+METHODS = (
+    "Each pair of policies played the same deals with the seats alternating between them "
+    "and rotated round the table (each deal once per rotation, every player keeping its own "
+    "luck), so seat effects cancel. Ratings are the maximum-likelihood strengths of a Luce "
+    "choice model (Bradley-Terry with two players; a shared win splits among its winners), "
+    "fitted with Hunter's MM algorithm and shown as Elo, 400 log10(strength), random at 0; "
+    "95% intervals are percentiles of refits on deals resampled within each pairing. "
+    "Balance by policy: every seat plays the policy; seat rates have Wilson intervals, "
+    "flags are exact binomial tests against the fair share, Holm-adjusted, at 99%, and "
+    "the balance interval is that of the run reports.")
