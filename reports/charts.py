@@ -161,3 +161,22 @@ def seat_gaps(path: Path, fairness, *, title: str) -> None:
     ax.set_xticks(x, labels)
     ax.set_title(title)
     _save(fig, path)
+
+
+def trace_chart(path: Path, trace, *, title: str, ylabel: str) -> None:
+    """A tuning trace: each candidate's metric (with its 95% interval) per round, the
+    playouts doubling as the field halves."""
+    fig, ax = _figure(6.8, 3.8)
+    rounds = sorted(set(trace["round"].to_list()))
+    for setting in dict.fromkeys(trace["setting"].to_list()):
+        sub = trace.filter(trace["setting"] == setting).sort("round")
+        x = np.asarray(sub["round"].to_list(), float)
+        v = np.asarray(sub["metric"].to_list(), float)
+        lo = np.asarray(sub["ci_low"].to_list(), float)
+        hi = np.asarray(sub["ci_high"].to_list(), float)
+        ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], marker="o",
+                    ms=3, capsize=2, linewidth=0.8, alpha=0.8)
+    ax.set_xticks(rounds, [f"round {r}" for r in rounds])
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    _save(fig, path)
