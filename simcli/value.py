@@ -1,0 +1,265 @@
+"""`simcli value`: what each card, ability and optional action is worth, causally.
+
+Restricted play: the same seeds are played twice, once as usual and once with one player
+denied one option (its policy never chooses an action using it); the difference in that
+player's win rate, paired by seed, is the option's value to it. Every seat takes the
+restricted role in turn (per seat), and the overall value averages the seats per seed.
+Holm-adjusted across options. Removal: the option's card taken out of the game's content
+(edited in memory), same seeds: the change in every seat's win rate and in the balance
+index.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from scipy import special
+
+from reports import charts as C
+from reports.fairness import balance_index
+from reports.html import STYLE, image_html, table_html
+from reports.render import markdown_table
+from reports.stats import Estimate, holm, paired_difference
+from simcli import __version__, engine
+from simcli.errors import UserError
+from simcli.games.base import Game
+from simcli.registry import get_game
+from simcli.runfolder import RunFolder, write_json
+
+FLAG_LEVEL = 0.05
+BOOT = 200
+
+
+def won_matrix(game: Game, prep: Any, seed: int, n: int, threads: int,
+               forbid: np.ndarray | None, progress: engine.Progress | None) -> np.ndarray:
+    """won[g, s] (float): seat s's share of playout g's win (a shared win split)."""
+    won = np.zeros((n, prep_players(prep)))
+
+    def work(chunk: engine.Chunk) -> np.ndarray:
+        rows = np.zeros((chunk.count, len(game.row_columns)), np.int64)
+        game.run_chunk(prep, seed, chunk.first, chunk.count, game.new_aggregates(prep), rows,
+                       forbid=forbid)
+        w = game.seats_won(rows)[:, :won.shape[1]].astype(float)
+        return w / np.maximum(w.sum(axis=1, keepdims=True), 1.0)
+
+    def done(chunk: engine.Chunk, part: np.ndarray) -> None:
+        won[chunk.first:chunk.first + chunk.count] = part
+
+    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
+    engine.run_chunks(engine.plan(n, size), work, done, threads, progress)
+    return won
+
+
+def prep_players(prep: Any) -> int:
+    """Players of a prepared run."""
+    return int(prep.players)
+
+
+def _paired(x: np.ndarray, b: np.ndarray) -> tuple[Estimate, float]:
+    """Mean of x - b (per seed, values in [0, 1]) with its interval and a two-sided
+    p-value (normal test of the paired differences)."""
+    n = len(x)
+    e = paired_difference(float(x.sum()), float((x * x).sum()), float(b.sum()),
+                          float((b * b).sum()), float((x * b).sum()), n)
+    d = x - b
+    sd = float(d.std(ddof=1)) if n > 1 else 0.0
+    p = float(special.erfc(abs(d.mean()) / (sd / math.sqrt(n)) / math.sqrt(2))) if sd > 0 \
+        else (1.0 if d.mean() == 0 else 0.0)
+    return e, p
+
+
+@dataclass
+class ValueResult:
+    """A finished `simcli value`."""
+
+    folder: Path
+    restricted: pl.DataFrame
+    removal: pl.DataFrame
+    manifest: dict[str, Any]
+
+
+def restricted_rows(game: Game, prep: Any, base: np.ndarray, option: int, name: str,
+                    seed: int, n: int, threads: int,
+                    progress: engine.Progress | None) -> list[dict]:
+    """Per seat and overall: win rate without the option minus with it (paired)."""
+    P = base.shape[1]
+    n_opt = len(game.options)
+    restricted = np.zeros((n, P))
+    rows = []
+    for s in range(P):
+        forbid = np.zeros((P, n_opt), np.bool_)
+        forbid[s, option] = True
+        restricted[:, s] = won_matrix(game, prep, seed, n, threads, forbid, progress)[:, s]
+    for s in [*range(P), -1]:
+        x = base[:, s] if s >= 0 else base.mean(axis=1)
+        r = restricted[:, s] if s >= 0 else restricted.mean(axis=1)
+        e, p = _paired(x, r)  # value = unrestricted - restricted
+        rows.append({"option": name, "seat": "overall" if s < 0 else f"seat {s + 1}",
+                     "win_rate": float(x.mean()), "win_rate_denied": float(r.mean()),
+                     "value": e.value, "ci_low": e.lo, "ci_high": e.hi, "p_value": p})
+    return rows
+
+
+def removal_rows(game: Game, content, players: int, seats: tuple, rules: dict,
+                 base: np.ndarray, option: int, name: str, seed: int, n: int,
+                 threads: int, progress: engine.Progress | None) -> list[dict]:
+    """The change in every seat's win rate and in the balance index when the option's card
+    is removed from the content (same seeds); [] when it cannot be removed."""
+    reduced = game.remove_option(content, option)
+    if reduced is None:
+        return []
+    prep = game.prepare(reduced, players, seats, rules)
+    won = won_matrix(game, prep, seed, n, threads, None, progress)
+    rows = []
+    for s in range(players):
+        e, p = _paired(won[:, s], base[:, s])
+        rows.append({"option": name, "figure": f"win_rate.seat{s + 1}",
+                     "base": float(base[:, s].mean()), "removed": float(won[:, s].mean()),
+                     "change": e.value, "ci_low": e.lo, "ci_high": e.hi, "p_value": p})
+    rng = np.random.default_rng(seed)
+    diffs = np.zeros(BOOT)
+    for b in range(BOOT):
+        w = rng.poisson(1.0, n).astype(float)  # the same playouts weigh alike in both runs
+        diffs[b] = (balance_index(w @ won, int(w.sum())).value
+                    - balance_index(w @ base, int(w.sum())).value)
+    b0 = balance_index(base.sum(axis=0), n).value
+    b1 = balance_index(won.sum(axis=0), n).value
+    lo, hi = np.percentile(diffs, [2.5, 97.5])
+    rows.append({"option": name, "figure": "balance", "base": b0, "removed": b1,
+                 "change": b1 - b0, "ci_low": float(min(lo, b1 - b0)),
+                 "ci_high": float(max(hi, b1 - b0)),
+                 "p_value": float(min(1.0, 2 * min((diffs <= 0).mean(), (diffs >= 0).mean())))})
+    return rows
+
+
+def run_value(game_name: str, *, players: int | None, policy: str | None, n: int | None,
+              seed: int, threads: int | None, rules: list[str], content: str | None,
+              out: Path | None, force: bool,
+              progress: engine.Progress | None = None) -> ValueResult:
+    """Restricted play and removal for every option of the game."""
+    game = get_game(game_name)
+    if not game.options:
+        raise UserError(f"{game.name} declares no options to value")
+    players = players or game.default_players
+    game.check_players(players)
+    seats = (policy or game.default_policy,) * players
+    for s in seats:
+        game.check_policy(s)
+    chosen = game.resolve_rules(rules)
+    loaded = game.load_content(game.content_path(content))
+    prep = game.prepare(loaded, players, seats, chosen)
+    n = n or game.value_n
+    if n <= 0:
+        raise UserError(f"-n must be positive, not {n}")
+    threads = threads or engine.default_threads()
+    if out is None:
+        out = Path("runs") / f"value-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    folder = RunFolder(out, force)
+    try:
+        t0 = time.perf_counter()
+        base = won_matrix(game, prep, seed, n, threads, None, progress)
+        restricted, removal = [], []
+        for o, name in enumerate(game.options):
+            restricted += restricted_rows(game, prep, base, o, name, seed, n, threads,
+                                          progress)
+            removal += removal_rows(game, loaded, players, seats, chosen, base, o, name,
+                                    seed, n, threads, progress)
+        rt = _flagged(pl.DataFrame(restricted), "seat")
+        rm = _flagged(pl.DataFrame(removal), "figure") if removal else pl.DataFrame()
+        manifest = {
+            "format": 1, "tool": "simcli", "kind": "value", "tool_version": __version__,
+            "game": game.name, "game_title": game.title, "players": players,
+            "seats": list(seats), "rules": chosen, "content": loaded.identity(),
+            "playouts_per_run": n, "options": list(game.options), "seed": seed,
+            "threads": threads, "seconds": round(time.perf_counter() - t0, 2),
+            "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        _write(folder.path, game, rt, rm, manifest)
+        write_json(folder.path / "manifest.json", manifest)
+        final = folder.commit()
+    except BaseException:
+        folder.abort()
+        raise
+    return ValueResult(final, rt, rm, manifest)
+
+
+def _flagged(df: pl.DataFrame, family: str) -> pl.DataFrame:
+    """p_adjusted (Holm across the options, within each seat or figure) and a verdict."""
+    out = []
+    for key in df[family].unique(maintain_order=True):
+        sub = df.filter(pl.col(family) == key)
+        adj = holm(sub["p_value"].to_list())
+        out.append(sub.with_columns(pl.Series("p_adjusted", adj)))
+    df = pl.concat(out)
+    value_col = "value" if "value" in df.columns else "change"
+    return df.with_columns(pl.when(pl.col("p_adjusted") >= FLAG_LEVEL).then(
+        pl.lit("no measurable effect")).when(pl.col(value_col) > 0).then(
+        pl.lit("worth using" if value_col == "value" else "raises it")).otherwise(
+        pl.lit("better never used" if value_col == "value" else "lowers it")).alias("verdict"))
+
+
+def _write(folder: Path, game: Game, rt: pl.DataFrame, rm: pl.DataFrame,
+           manifest: dict) -> None:
+    tdir = folder / "tables"
+    tdir.mkdir()
+    rt.write_csv(tdir / "restricted.csv")
+    rt.write_parquet(tdir / "restricted.parquet")
+    if rm.height:
+        rm.write_csv(tdir / "removal.csv")
+        rm.write_parquet(tdir / "removal.parquet")
+    overall = rt.filter(pl.col("seat") == "overall").sort("value", descending=True)
+    cdir = folder / "charts"
+    cdir.mkdir()
+    C.bars_with_ci(cdir / "value.png", overall["option"].to_list(), overall["value"],
+                   overall["ci_low"], overall["ci_high"],
+                   title=f"{game.title}: value of each option (restricted play)",
+                   ylabel="win rate points lost when denied", reference=0.0)
+    top = overall.filter(pl.col("verdict") == "worth using")["option"].to_list()
+    never = overall.filter(pl.col("verdict") == "better never used")["option"].to_list()
+    none = overall.filter(pl.col("verdict") == "no measurable effect")["option"].to_list()
+    lines = [f"Most valuable (largest loss when denied): {', '.join(top[:5]) or 'none'}.",
+             f"Better never used (the player wins more without them): "
+             f"{', '.join(never) or 'none'}.",
+             f"No measurable value at these playouts: {', '.join(none) or 'none'}."]
+    facts = (f"{game.title}, {manifest['players']} players ({'/'.join(manifest['seats'])}), "
+             f"{manifest['playouts_per_run']:,} playouts per run, seed {manifest['seed']}, "
+             f"simcli {manifest['tool_version']}.")
+    md = [f"# Value of options: {game.title}", "", facts, "", *[f"- {x}" for x in lines], "",
+          "## Restricted play, all seats (ranked)", "", markdown_table(overall), "",
+          "![value](charts/value.png)", "", "## Restricted play per seat", "",
+          markdown_table(rt.filter(pl.col("seat") != "overall")), ""]
+    if rm.height:
+        md += ["## Removal from the game", "", markdown_table(rm), ""]
+    md += ["## Methods", "", METHODS]
+    (folder / "report.md").write_text("\n".join(md), encoding="utf-8")
+    page = [f"<!doctype html><html><head><meta charset='utf-8'><title>Value: {game.title}"
+            f"</title><style>{STYLE}</style></head><body><h1>Value of options: "
+            f"{game.title}</h1><p class='note'>{facts}</p><ul>"
+            + "".join(f"<li>{x}</li>" for x in lines) + "</ul>",
+            "<h2>Restricted play, all seats</h2>", table_html(overall),
+            image_html(cdir / "value.png", "Value of each option with 95% intervals"),
+            "<h2>Per seat</h2>", table_html(rt.filter(pl.col("seat") != "overall"))]
+    if rm.height:
+        page += ["<h2>Removal from the game</h2>", table_html(rm)]
+    page.append(f"<h2>Methods</h2><p>{METHODS}</p></body></html>")
+    (folder / "report.html").write_text("\n".join(page), encoding="utf-8")
+
+
+METHODS = (
+    "Restricted play: the same seeds were played with and without one player denied one "
+    "option (its policy never chooses an action using it); value = that player's win rate "
+    "unrestricted minus restricted, paired by seed, with the paired-difference interval "
+    "of reports.stats (Wilson intervals at the effective sample size combined with their "
+    "correlation); each seat takes the restricted role in turn and 'overall' averages the "
+    "seats per seed. p-values are normal tests of the paired differences, Holm-adjusted "
+    "across the options within each seat; verdicts at 5%. Removal: the option's card is "
+    "taken out of the content and the same seeds are played; seat changes are paired by "
+    "seed, the balance index change has a 95% interval from a paired Poisson bootstrap over "
+    "playouts.")
