@@ -1,0 +1,83 @@
+"""The report sections every game shares, written once: the seat table (fairness from
+reports.fairness), the length table, their charts, findings and headline rows. A game's
+own report module keeps only what is its own."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from reports import charts as C
+from reports.fairness import FLAG_WORDS, Fairness
+from reports.stats import distribution
+from reports.summary import Chart, LongTable
+
+
+def pct(x: float | None) -> str:
+    """A share as a percentage for prose ('n/a' when undefined)."""
+    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def seat_table(fair: Fairness, seats: list[str], long: LongTable,
+               extra: dict[str, list] | None = None) -> pl.DataFrame:
+    """One row per seat: wins, win rate with its Wilson interval, the fair share, the gap
+    with its interval, the exact test (Holm-adjusted) and its 99% flag, plus `extra`
+    columns of the game's own (one value per seat)."""
+    rows = []
+    for r in fair.seats:
+        flag = FLAG_WORDS if r.flagged else ""
+        long.add("seats", "win_rate", f"seat {r.seat}", r.rate, flag)
+        row = {"seat": r.seat, "policy": seats[r.seat - 1], "wins": r.wins,
+               "games": fair.games, "win_rate": r.rate.value, "ci_low": r.rate.lo,
+               "ci_high": r.rate.hi, "fair": fair.fair_share, "gap": r.gap.value,
+               "gap_ci_low": r.gap.lo, "gap_ci_high": r.gap.hi, "p_value": r.p_value,
+               "p_adjusted": r.p_adjusted, "flag": flag}
+        for name, values in (extra or {}).items():
+            row[name] = values[r.seat - 1]
+        rows.append(row)
+    return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def seat_findings(fair: Fairness, what: str = "win rate") -> list[str]:
+    """Plain-language sentences on the seats (none for a team game)."""
+    if fair.team or fair.decisive == 0:
+        return []
+    share = pct(fair.fair_share)
+    if not fair.flagged:
+        return [f"No seat's {what} differs from the fair share of {share} at the 99% level "
+                f"(exact binomial tests, Holm-adjusted across seats); balance "
+                f"{fair.balance.value:.3f} (95% CI {fair.balance.lo:.3f}-"
+                f"{fair.balance.hi:.3f})."]
+    out = []
+    for r in fair.seats:
+        if r.flagged:
+            out.append(f"Seat {r.seat}'s {what} is {pct(r.rate.value)} (95% CI "
+                       f"{pct(r.rate.lo)}-{pct(r.rate.hi)}) against a fair share of {share}: "
+                       f"{100 * r.gap.value:+.1f} points (adjusted p = {r.p_adjusted:.2g}).")
+    return out
+
+
+def seat_chart(fair: Fairness, title: str) -> Chart:
+    """The seats against their fair share, in points, with 95% whiskers and 99% flags."""
+    return Chart("seats", f"{title}: each seat's difference from its fair share (points)",
+                 lambda path: C.seat_gaps(path, fair, title=title))
+
+
+def length_table(series: dict[str, np.ndarray], unit: str, long: LongTable) -> pl.DataFrame:
+    """Length per phase (or kind): mean with its interval, sd, quantiles, min, max."""
+    rows = []
+    for label, hist in series.items():
+        d = distribution(hist)
+        long.add("length", f"{unit}_mean", label, d.mean)
+        rows.append({"phase": label, **d.columns(mean=f"mean_{unit}")})
+    return pl.DataFrame(rows)
+
+
+def length_chart(series: dict[str, np.ndarray], title: str, unit: str) -> Chart:
+    """Step histograms of the length distributions."""
+    def draw(path: Path) -> None:
+        C.histograms(path, series, title=title, xlabel=unit)
+    return Chart("length", f"{title} ({unit})", draw)
