@@ -18,6 +18,8 @@ DOCS = {
     "balance": "1 minus the largest gap between two seats' win rates: 1 means every seat "
                "wins equally often.",
     "shared_rate": "Chance that a game ends in a draw or a shared victory.",
+    "no_winner_rate": "Chance that a game ends with nobody winning (counted apart from "
+                      "shared victories).",
     "completion": "Share of games that ended by the rules rather than a simulation safety "
                   "cap; below 1 means some games may never end.",
     "duration.mean": "Average game length (in the game's unit: rounds or turns).",
@@ -34,10 +36,11 @@ HEADLINE_PREFIX = "win_rate.seat"
 class Core:
     """The figures every game reports the same way (a game's core_stats()).
 
-    seat_wins[s]: games seat s won outright; shared: games with a shared victory or draw
-    (nobody won outright); completed: games that ended by the rules (not a safety cap);
-    length: histogram of game length (index = length in `length_unit`, last bin = that or
-    more); margin: optional histogram of the winner's score margin (index = margin).
+    seat_wins[s]: games seat s won outright; shared: games with a shared victory or draw;
+    no_winner: games nobody won (None for games that always have a winner); completed:
+    games that ended by the rules (not a safety cap); length: histogram of game length
+    (index = length in `length_unit`, last bin = that or more); margin: optional histogram
+    of the winner's score margin (index = margin).
     """
 
     games: int
@@ -47,6 +50,7 @@ class Core:
     length: np.ndarray
     length_unit: str
     margin: np.ndarray | None = None
+    no_winner: int | None = None  # games nobody won (games that can end so report it)
 
 
 def _quantile_ci(hist: np.ndarray, q: float, confidence: float) -> Estimate:
@@ -102,6 +106,9 @@ def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None,
                 "wins outright", seat_win), FLAG_WORDS if row.flagged else "")
     add("balance", fair.balance, "index", DOCS["balance"])
     add("shared_rate", rate(core.shared, core.games, confidence), "rate", DOCS["shared_rate"])
+    if core.no_winner is not None:
+        add("no_winner_rate", rate(core.no_winner, core.games, confidence), "rate",
+            DOCS["no_winner_rate"])
     add("completion", rate(core.completed, core.games, confidence), "rate",
         DOCS["completion"])
     d = distribution(core.length, confidence)
@@ -128,8 +135,11 @@ def metric_names(core: Core, own_names: tuple[str, ...] = ()) -> list[str]:
     """Every metric the catalogue reports for a game with this core (its seats, whether it
     has score margins) and these own metrics, without computing any of them."""
     names = [f"win_rate.seat{s + 1}" for s in range(len(core.seat_wins))]
-    names += ["balance", "shared_rate", "completion", "duration.mean", "duration.sd",
-              "duration.p5", "duration.p50", "duration.p95"]
+    names += ["balance", "shared_rate"]
+    if core.no_winner is not None:
+        names.append("no_winner_rate")
+    names += ["completion", "duration.mean", "duration.sd", "duration.p5", "duration.p50",
+              "duration.p95"]
     if core.margin is not None:
         names.append("margin.mean")
     return names + list(own_names)

@@ -73,6 +73,12 @@ def full_summary(game: Game, aggs: dict[str, np.ndarray], manifest: dict[str, An
                 f"{head}: the variance of the seat estimates fell by a factor of "
                 f"{lo:.2f}-{hi:.2f} against unpaired play of as many games (above 1: "
                 f"{verdict})."))
+    summary.tables["readings"] = readings_table(game, manifest["rules"])
+    summary.sections.append((
+        "Readings", "readings",
+        "How this run read every point the rulebook leaves open: each rule option in force "
+        "(switch with --rule NAME=VALUE), then the readings that are not options."))
+    summary.json["readings"] = summary.tables["readings"].to_dicts()
     summary.long = pl.concat([*extra, summary.long])
     stop = manifest.get("stopping")
     if stop:
@@ -82,6 +88,19 @@ def full_summary(game: Game, aggs: dict[str, np.ndarray], manifest: dict[str, An
             f"{stop['playouts']:,} playouts after {len(stop['rounds'])} rounds with half-width "
             f"{stop['half_width']:.4f} ({'reached' if stop['reached'] else 'NOT reached'})."))
     return summary
+
+
+def readings_table(game: Game, rules: dict[str, str]) -> pl.DataFrame:
+    """The readings in force: every rule option with its value (and whether that is the
+    default), then the game's fixed readings."""
+    rows = [{"reading": r.name, "in_force": rules.get(r.name, r.default),
+             "default": r.default, "choices": "|".join(r.choices), "meaning": r.help}
+            for r in game.rules]
+    rows += [{"reading": "fixed", "in_force": text, "default": "", "choices": "",
+              "meaning": ""} for text in game.fixed_readings]
+    return pl.DataFrame(rows, schema={"reading": pl.Utf8, "in_force": pl.Utf8,
+                                      "default": pl.Utf8, "choices": pl.Utf8,
+                                      "meaning": pl.Utf8})
 
 
 def estimate(row: dict[str, Any]) -> Estimate:

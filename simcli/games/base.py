@@ -146,6 +146,7 @@ class Game(ABC):
     policies: dict[str, str]
     default_policy: str
     rules: tuple[RuleOption, ...] = ()
+    fixed_readings: tuple[str, ...] = ()  # readings of the rulebook that are not options
     supports_mirror: bool = False  # run_chunk(..., rotation=r) moves players and their luck
     own_metric_names: tuple[str, ...] = ()  # names own_metrics() returns
     # What win_rate.seatK means in this game (team games: the seat's team wins).
