@@ -140,7 +140,7 @@ def _locate(doc: Any, tokens: tuple[str | int, ...], where: str):
 def apply_setting(text: str, game: Game, params: list[Param], values: tuple) -> str:
     """The content file text with the content parameters set (comments kept)."""
     doc = tomlkit.parse(text)
-    derived = getattr(game, "content_derived", {})
+    derived = game.content_derived
     for p, v in zip(params, values, strict=True):
         if p.rule is not None:
             continue

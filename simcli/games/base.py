@@ -7,7 +7,7 @@ import tomllib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -157,6 +157,14 @@ class Game(ABC):
     row_columns: tuple[str, ...] = ()
     length_column: str = ""  # the row column holding the game's length (for replay --find)
     stats: tuple[Stat, ...] = ()  # the statistics table (declared in the kernel package)
+    kernel: Any = None  # the compiled play_chunk (numba dispatcher): compile/cache figures
+    # options a player can be denied (battle cards, card kinds, move kinds ...), in the
+    # order of the kernel's forbid columns; `simcli value` values each of them
+    options: tuple[str, ...] = ()
+    value_n: int = 20_000  # playouts per run of `simcli value` at its defaults
+    # fields of a content entry that are computed from its other fields (e.g. a printed
+    # total of ratings): `simcli tune` recomputes them after editing a value
+    content_derived: ClassVar[dict[str, Any]] = {}
 
     # --- content ---
     def content_files(self) -> dict[str, Path]:
@@ -233,9 +241,17 @@ class Game(ABC):
     @abstractmethod
     def run_chunk(
         self, prep: Any, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
-        """Play playouts first..first+count-1, adding to `aggs` (and filling `rows`)."""
+        """Play playouts first..first+count-1, adding to `aggs` (and filling `rows`). In
+        rotation r player j (its policy and its own luck) sits at seat (j + r) % players
+        (games with supports_mirror); forbid[s, o] denies seat s option o (games with
+        options)."""
+
+    def remove_option(self, content: Content, option: int) -> Content | None:
+        """The content with option `option`'s card taken out of the game (for `simcli
+        value`), or None when the option is not a card that can be removed."""
+        return None
 
     @abstractmethod
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
