@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -30,6 +30,35 @@ class RuleOption:
 
 # The figures every game reports the same way; defined with the catalogue that reads them.
 CoreStats = Core
+
+
+MAX_BUDGET = 1_000_000
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """A game's search player (kernels/search.py): its policy name and defaults."""
+
+    name: str = "mcts"
+    budget: int = 400  # simulations per decision
+    exploration: float = 0.7  # UCB1 constant (rewards are 0/1 wins)
+    rollout: str = "random"  # the policy that finishes each simulated game
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A seat's policy: a plain policy name, or the search player with its options."""
+
+    name: str
+    budget: int = 0
+    exploration: float = 0.0
+    rollout: str = ""
+
+    @property
+    def is_search(self) -> bool:
+        """Whether this seat searches (budget > 0)."""
+        return self.budget > 0
 
 
 @dataclass(frozen=True)
@@ -145,6 +174,7 @@ class Game(ABC):
     default_players: int
     policies: dict[str, str]
     default_policy: str
+    search: SearchSpec | None = None  # the game's search player, when it has one
     rules: tuple[RuleOption, ...] = ()
     fixed_readings: tuple[str, ...] = ()  # readings of the rulebook that are not options
     supports_mirror: bool = False  # run_chunk(..., rotation=r) moves players and their luck
@@ -198,11 +228,48 @@ class Game(ABC):
             )
 
     def check_policy(self, policy: str) -> None:
-        """Reject an unknown policy name."""
-        if policy not in self.policies:
-            raise UserError(
-                f"unknown policy '{policy}' for {self.name}; choose from {', '.join(self.policies)}"
-            )
+        """Reject an unknown policy name (or a malformed search policy)."""
+        self.policy_spec(policy)
+
+    def describe_policy(self, policy: str) -> str:
+        """What a seat's policy does, in words (for manifests and reports)."""
+        spec = self.policy_spec(policy)
+        if not spec.is_search:
+            return self.policies[policy]
+        return (f"{self.search.help} {spec.budget} simulations per decision, exploration "
+                f"constant {spec.exploration:g}, rollouts by {spec.rollout}.").strip()
+
+    def policy_spec(self, policy: str) -> PolicySpec:
+        """A seat's policy parsed: a plain policy name, or the search player with its
+        options, `mcts[:BUDGET][:rollout=NAME][:c=FLOAT]` (defaults from `search`)."""
+        if policy in self.policies:
+            return PolicySpec(policy)
+        head, _, rest = policy.partition(":")
+        if self.search is None or head != self.search.name:
+            known = ", ".join([*self.policies, *([f"{self.search.name}[:BUDGET]"]
+                                                  if self.search else [])])
+            raise UserError(f"unknown policy '{policy}' for {self.name}; choose from {known}")
+        spec = PolicySpec(head, self.search.budget, self.search.exploration,
+                          self.search.rollout)
+        for part in (p for p in rest.split(":") if p) if rest else ():
+            key, eq, value = part.partition("=")
+            try:
+                if not eq and key.isdigit():
+                    spec = replace(spec, budget=int(key))
+                elif key == "rollout" and value in self.policies:
+                    spec = replace(spec, rollout=value)
+                elif key == "c" and 0 < float(value) < 100:
+                    spec = replace(spec, exploration=float(value))
+                else:
+                    raise ValueError
+            except ValueError:
+                raise UserError(f"policy '{policy}': '{part}' is not a budget, "
+                                f"rollout=POLICY ({', '.join(self.policies)}) or c=NUMBER"
+                                ) from None
+        if not 1 <= spec.budget <= MAX_BUDGET:
+            raise UserError(f"policy '{policy}': the budget must be 1-{MAX_BUDGET:,} "
+                            f"simulations per decision")
+        return spec
 
     def resolve_rules(self, pairs: list[str]) -> dict[str, str]:
         """Rule options from name=value strings, defaults filled in."""
