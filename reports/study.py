@@ -49,7 +49,7 @@ def verdict_row(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairnes
 
 
 def verdict(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
-            skill: list[dict] | None = None) -> str:
+            skill: list[dict] | None = None, note: str = "") -> str:
     """One plain-language paragraph on a game's balance at its defaults. Seat fairness
     comes from reports.fairness (the same figures as the run's seat table); in a team game
     seats hold different roles, so the teams' win rates are given instead."""
@@ -108,6 +108,8 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
                  f"from every seat, where random players win {_pct(r['baseline'])}: a "
                  f"{100 * r['edge']:+.1f}-point edge (95% CI {100 * r['edge_ci_low']:+.1f} to "
                  f"{100 * r['edge_ci_high']:+.1f}).")
+    if note:
+        text += f" {note}"
     if manifest["content"]["assumed"]:
         text += " The content is assumed (reconstructed), so treat card-level detail with care."
     return text

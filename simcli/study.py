@@ -53,7 +53,8 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
             entries.append({"game": name, "title": game.title, "folder": name,
                             "manifest": manifest, "skill": skills, "metrics": metrics,
                             "fairness": fair,
-                            "verdict": verdict(game.title, manifest, metrics, fair, skills),
+                            "verdict": verdict(game.title, manifest, metrics, fair, skills,
+                                               game.verdict_note(manifest["rules"])),
                             "row": verdict_row(game.title, manifest, metrics, fair, skills)})
         meta = {"format": 1, "tool": "simcli", "kind": "study",
                 "tool_version": __version__, "seed": seed, "target_ci": target,

@@ -315,6 +315,11 @@ class Game(ABC):
         (games with supports_mirror); forbid[s, o] denies seat s option o (games with
         options)."""
 
+    def verdict_note(self, rules: dict[str, str]) -> str:
+        """A sentence the study verdict must carry for this setup (e.g. that the verdict
+        depends on a reading in force); empty when none."""
+        return ""
+
     def remove_option(self, content: Content, option: int) -> Content | None:
         """The content with option `option`'s card taken out of the game (for `simcli
         value`), or None when the option is not a card that can be removed."""
