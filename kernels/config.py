@@ -13,4 +13,6 @@ INLINE = {**NO_ALLOC, "inline": "always"}
 
 # Compile-time note: a literal (0, -1, True, a module constant) passed straight into a
 # jitted helper is typed as that literal, so numba compiles the helper once per value.
-# Wrap such arguments in np.int64(...) / np.bool_(...) to keep one compiled version.
+# Wrap such arguments in np.int64(...) / np.bool_(...) to keep one compiled version, or
+# make a helper called with many constants an `overload` (typed with plain types first;
+# see kernels/events.emit: 30 calls with constant kinds compile in 2 s instead of 14 s).

@@ -11,7 +11,7 @@ the log was cut (`log_n[0] > log.shape[0]`).
 """
 
 import numpy as np
-from numba import njit
+from numba.extending import overload
 
 from kernels.config import JIT
 
@@ -32,16 +32,28 @@ def new_log(capacity: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((capacity, N_COLS), np.int64), np.zeros(1, np.int64)
 
 
-@njit(**JIT)
 def emit(log, log_n, turn, player, kind, a, b, c, d):
     """Append one event (counted, and stored while the buffer has room)."""
     i = log_n[0]
     if i < log.shape[0]:
-        log[i, TURN] = turn
-        log[i, PLAYER] = player
-        log[i, KIND] = kind
-        log[i, A] = a
-        log[i, B] = b
-        log[i, C] = c
-        log[i, D] = d
+        log[i] = (turn, player, kind, a, b, c, d)
     log_n[0] = i + 1
+
+
+@overload(emit, jit_options={k: v for k, v in JIT.items() if k != "cache"})
+def _emit(log, log_n, turn, player, kind, a, b, c, d):
+    """emit inside compiled code. An overload is typed with its arguments' plain types
+    first, so calls with constant event kinds share one compiled version (a plain njit
+    function is compiled again for every combination of literal arguments)."""
+    def impl(log, log_n, turn, player, kind, a, b, c, d):
+        i = log_n[0]
+        if i < log.shape[0]:
+            log[i, TURN] = turn
+            log[i, PLAYER] = player
+            log[i, KIND] = kind
+            log[i, A] = a
+            log[i, B] = b
+            log[i, C] = c
+            log[i, D] = d
+        log_n[0] = i + 1
+    return impl
