@@ -83,10 +83,13 @@ class SimcliGroup(TyperGroup):
             _error(" ".join(exc.format_message().split()))
         except (Interrupted, KeyboardInterrupt, *ABORTS) as exc:
             _interrupted(exc)
-        except OSError as exc:  # the disk, the network, permissions: never a traceback
-            from simcli.runfolder import disk_error
+        except Exception as exc:  # a full disk, permissions...: never a traceback
+            from simcli.runfolder import write_failure
 
-            _error(str(disk_error(exc, exc.filename or "a file")))
+            failed = write_failure(exc, getattr(exc, "filename", None) or "a file")
+            if failed is None:
+                raise
+            _error(str(failed))
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)

@@ -23,7 +23,7 @@ from reports.summary import Summary
 from simcli import __version__, checkpoint, dask_backend, engine
 from simcli.analysis import core_of, full_summary
 from simcli.errors import Interrupted, UserError
-from simcli.games.base import Game
+from simcli.games.base import Game, sha256
 from simcli.registry import get_game
 from simcli.runfolder import (
     AGGREGATES,
@@ -417,6 +417,9 @@ def run_game(cfg: RunConfig, progress: engine.Progress | None = None,
 
     def fill(path: Path) -> None:
         shutil.copyfile(content.path, path / CONTENT_COPY)
+        if sha256((path / CONTENT_COPY).read_bytes()) != content.sha256:
+            raise UserError(f"content file {content.path} changed while the run started; "
+                            f"run again")
         if cfg.checkpoint:
             checkpoint.save(path, checkpoint.config_dict(cfg), size, set(),
                             new_run_aggregates(game, prep, cfg), 0.0, content.sha256)

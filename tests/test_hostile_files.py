@@ -164,6 +164,14 @@ def test_a_full_disk_is_one_line_and_leaves_no_folder(tmp_path, monkeypatch, tar
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_full_disk_in_a_sweep_is_one_line_and_leaves_no_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr("simcli.sweep._write", polars_enospc)
+    text = one_line_error(invoke("sweep", "sixteen-samurai", "--vary", "players=2,3", "-n", 200,
+                                 "--out", tmp_path / "s", "-q"))
+    assert "no space left on the device" in text
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_full_disk_keeps_the_last_checkpoint(tmp_path, monkeypatch):
     from simcli import checkpoint
 
