@@ -47,7 +47,8 @@ def read_regular(path: Path, limit: int, what: str) -> bytes:
                     "a FIFO" if stat.S_ISFIFO(st.st_mode) else
                     "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else
                     "not a regular file")
-            raise UserError(f"{what} {path} is {kind}; simcli reads only ordinary files")
+            raise UserError(f"cannot read {what} {path}: it is {kind}; simcli reads only "
+                            f"ordinary files")
         if st.st_size > limit:
             raise UserError(f"{what} {path} is {st.st_size:,} bytes; simcli reads at most "
                             f"{limit // 2**20} MiB")

@@ -122,7 +122,7 @@ def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
     (/dev/zero) or a folder is refused at once, never waited on or read without end."""
     from simcli.runfolder import CONTENT_LIMIT, read_regular
 
-    raw = read_regular(Path(path), CONTENT_LIMIT, "file")
+    raw = read_regular(Path(path), CONTENT_LIMIT, "content file")
     try:
         return tomllib.loads(raw.decode("utf-8")), raw
     except UnicodeDecodeError:
