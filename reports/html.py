@@ -69,6 +69,7 @@ def methods_html(manifest: dict) -> str:
                     for k, v in policies.items())
     rules = ", ".join(f"{k}={v}" for k, v in manifest["rules"].items()) or "none"
     versions = ", ".join(f"{k} {v}" for k, v in manifest.get("versions", {}).items())
+    assumed = " (<b>assumed</b>: reconstructed, not the printed game)" if c["assumed"] else ""
     return f"""
 <h2>Methods</h2>
 <ul>
@@ -82,9 +83,8 @@ number of threads or machines.</li>
 standard error; quantiles a distribution-free interval from order statistics. Seat and
 declarer flags use exact two-sided binomial tests, Holm-adjusted, at the 99% level.</li>
 <li>Content: {html.escape(c["name"])} v{html.escape(str(c["version"]))}, sha256
-<code>{c["sha256"]}</code>{" (<b>assumed</b>: reconstructed, not the printed game)"
-if c["assumed"] else ""}.</li>
-<li>Tool: simcli {manifest["tool_version"]} ({html.escape(versions)}).</li>
+<code>{html.escape(str(c["sha256"]))}</code>{assumed}.</li>
+<li>Tool: simcli {html.escape(str(manifest["tool_version"]))} ({html.escape(versions)}).</li>
 </ul>"""
 
 

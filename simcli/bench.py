@@ -7,7 +7,7 @@ machine hits every game alike; each figure is the median with its min and max.
 
 from __future__ import annotations
 
-import json
+import math
 import os
 import platform
 import statistics
@@ -168,17 +168,30 @@ def run_bench(names: list[str], *, threads: int, seconds: float, repeats: int,
     return out
 
 
+def _spread_ok(x: Any) -> bool:
+    """A measured spread the comparison can use: finite positive median, min and max."""
+    return isinstance(x, dict) and all(
+        isinstance(x.get(k), int | float) and not isinstance(x.get(k), bool)
+        and math.isfinite(x[k]) and x[k] > 0 for k in ("median", "min", "max"))
+
+
 def load_baseline(path: Path) -> dict[str, Any]:
-    """A baseline written by `simcli bench --json`, or a UserError saying what is wrong."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UserError(f"cannot read baseline {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise UserError(f"baseline {path} is not JSON: {exc}") from None
+    """A baseline written by `simcli bench --json`, every figure the comparison reads
+    checked (finite positive rates), or a UserError saying what is wrong."""
+    from simcli.runfolder import read_json
+
+    doc = read_json(path, "baseline")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(
             doc.get("games"), dict):
         raise UserError(f"baseline {path} is not a `simcli bench --json` file ({FORMAT})")
+    for name, g in doc["games"].items():
+        if not isinstance(g, dict) or not _spread_ok(g.get("playouts_per_s")):
+            raise UserError(f"baseline {path}: games.{name}.playouts_per_s must hold positive "
+                            f"numbers median, min and max (a `simcli bench --json` file)")
+    if "dice" in doc and not (isinstance(doc["dice"], dict)
+                              and _spread_ok(doc["dice"].get("resolutions_per_s"))):
+        raise UserError(f"baseline {path}: dice.resolutions_per_s must hold positive numbers "
+                        f"median, min and max")
     return doc
 
 

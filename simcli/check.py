@@ -16,12 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from reports.metrics import metric_names
+from reports.render import md_text
 from simcli import engine
 from simcli.analysis import core_of, metrics_of
 from simcli.errors import UserError
 from simcli.games.base import read_toml
 from simcli.registry import get_game
-from simcli.run import Progressing, build_config, chunk_size_for, new_run_aggregates, play_chunks
+from simcli.run import (
+    Progressing,
+    build_config,
+    check_seed,
+    chunk_size_for,
+    new_run_aggregates,
+    play_chunks,
+    seconds_per_playout,
+)
 
 FIRST_LOOK = 5_000
 FIELDS = {"name", "game", "players", "policy", "seats", "rules", "content", "metric", "min",
@@ -100,16 +109,21 @@ def load_spec(path: Path) -> list[Assertion]:
             raise _bad(path, where, f"field 'confidence' must be a number in [0.5, 1), got "
                                     f"{conf!r}")
         budget = a.get("max_playouts", 100_000)
-        if not isinstance(budget, int) or budget <= 0:
+        if not isinstance(budget, int) or isinstance(budget, bool) or not 0 < budget <= 2**62:
             raise _bad(path, where, "field 'max_playouts' must be a positive integer")
         seed = a.get("seed", 1)
-        if not isinstance(seed, int) or seed < 0:
-            raise _bad(path, where, "field 'seed' must be a non-negative integer")
+        try:
+            check_seed(seed, "field 'seed'")
+        except UserError as exc:
+            raise _bad(path, where, str(exc)) from None
+        for key in ("name", "policy", "content"):
+            if key in a and not isinstance(a[key], str):
+                raise _bad(path, where, f"field '{key}' must be a string, got {a[key]!r}")
         rules = a.get("rules", {})
         if not isinstance(rules, dict):
             raise _bad(path, where, "field 'rules' must be a table, e.g. { draft = \"snake\" }")
         seats = a.get("seats")
-        if seats is not None and (not isinstance(seats, list) or not all(
+        if seats is not None and (not isinstance(seats, list) or not seats or not all(
                 isinstance(s, str) for s in seats)):
             raise _bad(path, where, "field 'seats' must be a list of policy names")
         try:
@@ -117,7 +131,7 @@ def load_spec(path: Path) -> list[Assertion]:
         except UserError as exc:
             raise _bad(path, where, f"field 'game': {exc}") from None
         players = a.get("players")
-        if players is not None and not isinstance(players, int):
+        if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
             raise _bad(path, where, "field 'players' must be an integer")
         assertion = Assertion(
             name=str(a.get("name", f"assert {i}")), game=game.name, players=players,
@@ -164,7 +178,7 @@ def decide(a: Assertion, threads: int | None,
     game, cfg = _config(a, threads)
     content = game.load_content(game.content_path(cfg.content))
     prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
-    size = chunk_size_for(game, cfg)
+    size = chunk_size_for(game, cfg, seconds_per_playout(game, prep, cfg))
     plan = looks(a.max_playouts)
     level = 1 - (1 - a.confidence) / len(plan)
     state = Progressing(new_run_aggregates(game, prep, cfg), set())
@@ -210,12 +224,12 @@ def markdown(results: list[dict[str, Any]], spec: Path) -> str:
     """A Markdown summary for a CI job page."""
     icon = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE"}
     passed = sum(r["verdict"] == "pass" for r in results)
-    lines = [f"### simcli check {spec.name}: {passed}/{len(results)} passed", "",
+    lines = [f"### simcli check {md_text(spec.name)}: {passed}/{len(results)} passed", "",
              "| assertion | verdict | metric | allowed | estimate | interval | playouts |",
              "|---|---|---|---|---|---|---|"]
     for r in results:
-        lines.append(f"| {r['name']} | {icon[r['verdict']]} | {r['metric']} | {_range(r)} | "
-                     f"{r['value']:.4f} | {r['ci_low']:.4f} - {r['ci_high']:.4f} "
+        lines.append(f"| {md_text(r['name'])} | {icon[r['verdict']]} | {r['metric']} | "
+                     f"{_range(r)} | {r['value']:.4f} | {r['ci_low']:.4f} - {r['ci_high']:.4f} "
                      f"({100 * r['interval_confidence']:.2f}%) | {r['playouts']:,} |")
     lines += ["", "Verdicts use a sequential interval rule: looks of doubling size, each at "
               "a Bonferroni-split confidence so that the stated confidence holds overall."]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import gc
+import math
 import os
+import signal
 import sys
 import textwrap
+import threading
 from pathlib import Path
 from typing import Annotated
 
@@ -21,6 +25,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 from typer.core import TyperGroup
 
 from simcli import __version__, engine
@@ -37,6 +42,7 @@ err = Console(stderr=True)
 out = Console()
 
 MULTI_VALUE_OPTIONS = ("--dice",)
+MAX_PLAYOUT = 2**62  # playout indices stay far inside the kernels' int64
 
 
 def expand_multi_values(args: list[str]) -> list[str]:
@@ -65,28 +71,108 @@ class SimcliGroup(TyperGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):
-        """Run the app; user errors print one line and exit 2, Ctrl-C exits 130."""
+        """Run the app; user errors print one line and exit 2; Ctrl-C exits 130, SIGTERM
+        (and SIGHUP) stop the same way and exit 128 + the signal number."""
+        previous = _catch_stop_signals()
         try:
             rv = super().main(args=args, prog_name=prog_name or "simcli",
                               complete_var=complete_var, standalone_mode=False, **extra)
         except UserError as exc:
-            err.print(f"simcli: error: {exc}", highlight=False, markup=False, soft_wrap=True)
-            sys.exit(2)
+            _error(str(exc))
         except ClickError as exc:
-            msg = " ".join(exc.format_message().split())
-            err.print(f"simcli: error: {msg}", highlight=False, markup=False, soft_wrap=True)
-            sys.exit(2)
+            _error(" ".join(exc.format_message().split()))
         except (Interrupted, KeyboardInterrupt, *ABORTS) as exc:
             _interrupted(exc)
+        except Exception as exc:  # a full disk, permissions...: never a traceback
+            from simcli.runfolder import write_failure
+
+            failed = write_failure(exc, getattr(exc, "filename", None) or "a file")
+            if failed is None:
+                raise
+            _error(str(failed))
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
         if rv == 130:
             _interrupted(None)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+def _error(msg: str) -> None:
+    err.print(f"simcli: error: {' '.join(msg.split())}", highlight=False, markup=False,
+              soft_wrap=True)
+    sys.exit(2)
+
+
+STOP_SIGNALS = {signal.SIGTERM: "SIGTERM", signal.SIGHUP: "SIGHUP"}
+_stopped_by: list[int] = []
+
+
+def _on_stop_signal(signum, _frame) -> None:
+    """SIGTERM and SIGHUP stop a run like Ctrl-C: the same clean-up, checkpoint kept."""
+    _stopped_by.append(signum)
+    raise KeyboardInterrupt
+
+
+def _catch_stop_signals() -> dict:
+    """Handle SIGTERM/SIGHUP like Ctrl-C while the app runs (on the main thread, and only
+    where nobody chose another handler, e.g. nohup); returns the handlers to restore."""
+    _stopped_by.clear()
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    previous = {}
+    for sig in STOP_SIGNALS:
+        if signal.getsignal(sig) is signal.SIG_DFL:
+            previous[sig] = signal.signal(sig, _on_stop_signal)
+    return previous
+
+
 def _interrupted(exc: BaseException | None) -> None:
     msg = str(exc) if isinstance(exc, Interrupted) else "interrupted; no run folder was written"
+    if _stopped_by:
+        sig = _stopped_by[-1]
+        err.print(f"simcli: stopped by {STOP_SIGNALS[sig]}: {msg}", markup=False,
+                  highlight=False, soft_wrap=True)
+        sys.exit(128 + sig)
     err.print(f"simcli: {msg}", markup=False, highlight=False, soft_wrap=True)
     sys.exit(130)
+
+
+def seed_option(help_text: str = "Random seed (0 .. 2**64-1); the same seed gives identical "
+                                 "results."):
+    """The --seed option every command shares: a whole number 0 .. 2**64-1."""
+    return typer.Option("--seed", help=help_text, callback=_check_seed)
+
+
+def _check_seed(value: int | None) -> int | None:
+    from simcli.run import check_seed
+
+    return value if value is None else check_seed(value)
+
+
+def _yes_option():
+    return typer.Option("--yes", "-y", help="Run even when the estimated time, measured on "
+                                            "the first playouts, exceeds a day.")
+
+
+def _time_limit(yes: bool):
+    return engine.time_limit(None if yes else engine.DAY_S)
+
+
+def _text(value) -> Text:
+    """A user string for a rich table: printed as is, never read as markup."""
+    return Text(str(value))
+
+
+def _table(title: str, columns: tuple[str, ...] | list[str]) -> Table:
+    table = Table(title=_text(title), title_justify="left")
+    for col in columns:
+        table.add_column(_text(col))
+    return table
+
+
+def _row(table: Table, values) -> None:
+    table.add_row(*[_text(v) for v in values])
 
 
 app = typer.Typer(
@@ -217,8 +303,7 @@ def run(
     seats: Annotated[str | None, typer.Option("--seats",
                                               help="One policy per seat, comma-separated, "
                                                    "e.g. greedy,random,random,random.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives "
-                                                     "identical results.")] = 1,
+    seed: Annotated[int, seed_option()] = 1,
     threads: Annotated[int | None, typer.Option("--threads", "-t",
                                                 help="Worker threads. Default: all "
                                                      "cores.")] = None,
@@ -269,6 +354,7 @@ def run(
                                                          "on stdout.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="No progress bar.")] = False,
+    yes: Annotated[bool, _yes_option()] = False,
 ) -> None:
     """Run a balance study: play N games, write a run folder, print a summary."""
     from simcli.run import build_config, run_game
@@ -278,7 +364,7 @@ def run(
                           force=force, save_games=save_games, chunk_size=chunk_size,
                           backend=backend, scheduler=scheduler, workers=workers,
                           checkpoint=checkpoint, mirror=mirror, target_ci=target_ci,
-                          html=html)
+                          html=html, yes=yes)
     progress = RichProgress(f"{g.name} {cfg.players}p", enabled=not quiet)
     _show(run_game(cfg, progress), as_json)
 
@@ -324,25 +410,28 @@ def _show(result, as_json: bool) -> None:
 def _print_summary(result) -> None:
     s = result.summary
     m = result.manifest
-    table = Table(title=s.title, title_justify="left")
-    for col in s.headline.columns:
-        table.add_column(col)
+    table = _table(s.title, s.headline.columns)
     for row in s.headline.iter_rows():
-        table.add_row(*[str(v) for v in row])
+        _row(table, row)
     out.print(table)
-    t = m["timing"]
-    out.print(f"{m['playouts']:,} playouts, seed {m['seed']}, {m['threads']} threads: "
-              f"compile {t['compile_s']:.2f} s, run {t['run_s']:.2f} s "
-              f"({t['playouts_per_s']:,.0f} playouts/s)", highlight=False)
+    t = m.get("timing", {})
+
+    def num(key: str, fmt: str) -> str:
+        v = t.get(key)
+        return "?" if not isinstance(v, int | float) else format(v, fmt)
+
+    out.print(f"{m['playouts']:,} playouts, seed {m['seed']}, {m.get('threads', '?')} threads: "
+              f"compile {num('compile_s', '.2f')} s, run {num('run_s', '.2f')} s "
+              f"({num('playouts_per_s', ',.0f')} playouts/s)", highlight=False, markup=False)
     for f in s.findings:
-        out.print(f"- {f}", highlight=False)
-    out.print(f"Report: {result.folder / 'report.md'}", highlight=False)
+        out.print(f"- {f}", highlight=False, markup=False)
+    out.print(f"Report: {result.folder / 'report.md'}", highlight=False, markup=False)
 
 
 @app.command()
 def replay(
     game: Annotated[str, typer.Argument(help="Game to replay (see `simcli games`).")],
-    seed: Annotated[int, typer.Option("--seed", help="The run's random seed.")] = 1,
+    seed: Annotated[int, seed_option("The run's random seed (0 .. 2**64-1).")] = 1,
     playout: Annotated[int, typer.Option("--playout", help="Which playout of the run (from "
                                          "0).")] = 0,
     players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players. "
@@ -368,6 +457,10 @@ def replay(
     from simcli.replay import replay as replay_game
     from simcli.run import build_config
 
+    if not 0 <= playout < MAX_PLAYOUT:
+        raise UserError(f"--playout must be 0 .. 2**62-1, not {playout}")
+    if not 0 < search <= MAX_PLAYOUT:
+        raise UserError(f"--search must be 1 .. 2**62, not {search}")
     g, cfg = build_config(game, players=players, policy=policy, seats=seats, n=1, seed=seed,
                           threads=1, rules=rule or [], content=content, out=Path("unused"),
                           force=False, save_games=False, chunk_size=None)
@@ -385,10 +478,11 @@ def skill(
                                                 "the game's default.")] = None,
     n: Annotated[int, typer.Option("-n", help="Seeds; each is played once per seat "
                                               "arrangement.")] = 20_000,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 1,
+    seed: Annotated[int, seed_option()] = 1,
     threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
                                                 "Default: all cores.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    yes: Annotated[bool, _yes_option()] = False,
 ) -> None:
     """Skill gap: each non-random policy against random players, from every seat on the
     same seeds, with a paired 95% interval."""
@@ -396,11 +490,14 @@ def skill(
     from simcli.skill import describe, skill_table
 
     g = get_game(game)
-    if n <= 0:
-        raise UserError(f"-n must be positive, not {n}")
-    rows = skill_table(g, players or g.default_players, n, seed,
-                       threads or engine.default_threads(),
-                       RichProgress("skill", enabled=not as_json))
+    if not 0 < n <= MAX_PLAYOUT:
+        raise UserError(f"-n must be a positive number of seeds up to 2**62, not {n}")
+    if threads is not None and threads <= 0:
+        raise UserError(f"--threads must be positive, not {threads}")
+    with _time_limit(yes):
+        rows = skill_table(g, players or g.default_players, n, seed,
+                           threads or engine.default_threads(),
+                           RichProgress("skill", enabled=not as_json))
     if as_json:
         out.print_json(strict_json({"game": g.name, "skill": rows}))
         return
@@ -418,7 +515,7 @@ def study(
                                                     "--quick).")] = None,
     games: Annotated[str | None, typer.Option("--games", help="Comma-separated games. "
                                               "Default: every game.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 1,
+    seed: Annotated[int, seed_option()] = 1,
     threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
                                                 "Default: all cores.")] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Study folder. Default:"
@@ -437,7 +534,7 @@ def study(
         raise UserError(f"--threads must be positive, not {threads}")
     folder, entries = run_study(
         out=out_dir, force=force, quick=quick, target_ci=target_ci,
-        games=[g.strip() for g in games.split(",")] if games else None, seed=seed,
+        games=None if games is None else [g.strip() for g in games.split(",")], seed=seed,
         threads=threads, progress=RichProgress("study", enabled=not quiet and not as_json))
     verdicts = {e["game"]: e["verdict"] for e in entries}
     if as_json:
@@ -451,7 +548,8 @@ def study(
         return
     for text in verdicts.values():
         out.print(f"- {text}", highlight=False, markup=False)
-    out.print(f"Report: {folder / 'report.md'} and {folder / 'report.html'}", highlight=False)
+    out.print(f"Report: {folder / 'report.md'} and {folder / 'report.html'}", highlight=False,
+              markup=False)
 
 
 @app.command()
@@ -491,8 +589,8 @@ def sweep(
                                                    "name=value.")] = None,
     content: Annotated[str | None, typer.Option("--content", help="Content when not "
                                                 "varied.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (the same for every "
-                                                     "cell).")] = 1,
+    seed: Annotated[int, seed_option("Random seed, the same for every cell (0 .. "
+                                      "2**64-1).")] = 1,
     threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
                                                 "Default: all cores.")] = None,
     backend: Annotated[str, typer.Option("--backend", help="local or dask.")] = "local",
@@ -506,27 +604,28 @@ def sweep(
                                                         "exists.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    yes: Annotated[bool, _yes_option()] = False,
 ) -> None:
     """A grid of runs: every metric per cell, charts, differences from the first cell."""
     from simcli.sweep import HEADLINE, run_sweep
 
-    res = run_sweep(game, vary, n=n, seed=seed, threads=threads, players=players,
-                    policy=policy, rules=rule or [], content=content, out=out_dir,
-                    force=force, backend=backend, scheduler=scheduler, workers=workers,
-                    progress=RichProgress("sweep cell", enabled=not quiet))
+    with _time_limit(yes):
+        res = run_sweep(game, vary, n=n, seed=seed, threads=threads, players=players,
+                        policy=policy, rules=rule or [], content=content, out=out_dir,
+                        force=force, backend=backend, scheduler=scheduler, workers=workers,
+                        progress=RichProgress("sweep cell", enabled=not quiet))
     if as_json:
         out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
                                    "table": res.table.to_dicts()}))
         return
-    table = Table(title=f"sweep of {res.manifest['game']}", title_justify="left")
-    for col in ("cell", "metric", "value", "95% interval", "vs cell 0", ""):
-        table.add_column(col)
+    table = _table(f"sweep of {res.manifest['game']}",
+                   ("cell", "metric", "value", "95% interval", "vs cell 0", ""))
     for r in res.table.filter(pl.col("metric").is_in(list(HEADLINE))).iter_rows(named=True):
         diff = "" if r["diff"] is None else f"{r['diff']:+.4f}"
-        table.add_row(r["label"], r["metric"], f"{r['value']:.4f}",
-                      f"{r['ci_low']:.4f} - {r['ci_high']:.4f}", diff, r["flag"])
+        _row(table, (r["label"], r["metric"], f"{r['value']:.4f}",
+                     f"{r['ci_low']:.4f} - {r['ci_high']:.4f}", diff, r["flag"]))
     out.print(table)
-    out.print(f"Sweep: {res.folder / 'report.md'}", highlight=False)
+    out.print(f"Sweep: {res.folder / 'report.md'}", highlight=False, markup=False)
 
 
 @app.command()
@@ -542,6 +641,7 @@ def check(
                                                       "for stdout), e.g. "
                                                       "$GITHUB_STEP_SUMMARY.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    yes: Annotated[bool, _yes_option()] = False,
 ) -> None:
     """CI balance gate: exit 0 if every assertion passes, 1 if any fails or is
     inconclusive, 2 for a bad spec."""
@@ -554,8 +654,9 @@ def check(
         if markdown_out.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK) or (
                 markdown_out.exists() and not os.access(markdown_out, os.W_OK)):
             raise UserError(f"--markdown {markdown_out} is not a file simcli can write")
-    results = run_check(spec, threads, RichProgress("check", enabled=not quiet and
-                                                    not as_json))
+    with _time_limit(yes):
+        results = run_check(spec, threads, RichProgress("check", enabled=not quiet and
+                                                        not as_json))
     if markdown_out is not None:
         text = markdown(results, spec)
         if str(markdown_out) == "-":
@@ -570,12 +671,11 @@ def check(
     if as_json:
         out.print_json(strict_json({"spec": str(spec), "results": results}))
     elif str(markdown_out) != "-":
-        table = Table(title=f"simcli check {spec}", title_justify="left")
-        for col in ("assertion", "verdict", "metric", "estimate", "interval", "playouts"):
-            table.add_column(col)
+        table = _table(f"simcli check {spec}",
+                       ("assertion", "verdict", "metric", "estimate", "interval", "playouts"))
         for r in results:
-            table.add_row(r["name"], r["verdict"].upper(), r["metric"], f"{r['value']:.4f}",
-                          f"{r['ci_low']:.4f} - {r['ci_high']:.4f}", f"{r['playouts']:,}")
+            _row(table, (r["name"], r["verdict"].upper(), r["metric"], f"{r['value']:.4f}",
+                         f"{r['ci_low']:.4f} - {r['ci_high']:.4f}", f"{r['playouts']:,}"))
         out.print(table)
     if any(r["verdict"] != "pass" for r in results):
         raise typer.Exit(1)
@@ -592,7 +692,7 @@ def compare(
 ) -> None:
     """Every metric of two runs: difference a - b with its 95% interval and Holm-adjusted
     p-value."""
-    from reports.render import markdown_table
+    from reports.render import markdown_table, md_text
     from simcli.compare import compare_runs, describe
 
     diff, man_a, man_b = compare_runs(run_a, run_b)
@@ -601,17 +701,17 @@ def compare(
                                    "differences": diff.to_dicts()}))
         return
     if as_markdown:
-        print(f"a: {describe(man_a)}\n\nb: {describe(man_b)}\n\n{markdown_table(diff)}")
+        print(f"a: {md_text(describe(man_a))}\n\nb: {md_text(describe(man_b))}\n\n"
+              f"{markdown_table(diff)}")
         return
     out.print(f"a: {describe(man_a)}", highlight=False, markup=False)
     out.print(f"b: {describe(man_b)}", highlight=False, markup=False)
-    table = Table(title="a - b (95% interval, Holm-adjusted p)", title_justify="left")
-    for col in ("metric", "a", "b", "a - b", "95% interval", "adjusted p", ""):
-        table.add_column(col)
+    table = _table("a - b (95% interval, Holm-adjusted p)",
+                   ("metric", "a", "b", "a - b", "95% interval", "adjusted p", ""))
     for r in diff.iter_rows(named=True):
-        table.add_row(r["metric"], f"{r['a']:.4f}", f"{r['b']:.4f}", f"{r['difference']:+.4f}",
-                      f"{r['ci_low']:+.4f} .. {r['ci_high']:+.4f}", f"{r['p_adjusted']:.3g}",
-                      r["flag"])
+        _row(table, (r["metric"], f"{r['a']:.4f}", f"{r['b']:.4f}", f"{r['difference']:+.4f}",
+                     f"{r['ci_low']:+.4f} .. {r['ci_high']:+.4f}", f"{r['p_adjusted']:.3g}",
+                     r["flag"]))
     out.print(table)
 
 
@@ -639,7 +739,7 @@ def odds(
                                                         "instead of sampling.")] = False,
     n: Annotated[int, typer.Option("-n", help="Battles to sample (without "
                                               "--exact).")] = 1_000_000,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed for sampling.")] = 1,
+    seed: Annotated[int, seed_option("Random seed for sampling (0 .. 2**64-1).")] = 1,
     threads: Annotated[int | None, typer.Option("--threads", "-t",
                                                 help="Worker threads. Default: all "
                                                      "cores.")] = None,
@@ -647,6 +747,7 @@ def odds(
                                                 help="Content file of the game. Default: "
                                                      "standard.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    yes: Annotated[bool, _yes_option()] = False,
 ) -> None:
     """Battle odds: the chance each side wins one battle."""
     from simcli.games.base import OddsRequest
@@ -654,7 +755,8 @@ def odds(
 
     g = get_game(game)
     given = {k for k, v in ctx.params.items()
-             if k not in ("game", "as_json") and ctx.get_parameter_source(k).name != "DEFAULT"}
+             if k not in ("game", "as_json", "yes")
+             and ctx.get_parameter_source(k).name != "DEFAULT"}
     names = {"out_dir": "out"}
 
     def flag(name: str) -> str:
@@ -666,20 +768,21 @@ def odds(
                         f"{', '.join(flag(o) for o in g.odds_options)})")
     if threads is not None and threads <= 0:
         raise UserError(f"--threads must be positive, not {threads}")
+    if n > MAX_PLAYOUT:
+        raise UserError(f"-n must be at most 2**62 battles, not {n}")
     req = OddsRequest(dice=tuple(dice or ()), attacker=attacker, defender=defender,
                       castle=castle, mountain=mountain, table=table, exact=exact, n=n,
                       seed=seed, threads=threads or engine.default_threads(),
                       content=content, out=out_dir,
                       progress=RichProgress("battles", enabled=not as_json))
-    res = g.odds(req)
+    with _time_limit(yes):
+        res = g.odds(req)
     if as_json:
         out.print_json(strict_json(res.data))
         return
-    t = Table(title=res.title, title_justify="left")
-    for col in res.columns:
-        t.add_column(col)
+    t = _table(res.title, res.columns)
     for row in res.rows:
-        t.add_row(*row)
+        _row(t, row)
     out.print(t)
     for note in res.notes:
         out.print(note, highlight=False, markup=False)
@@ -716,8 +819,12 @@ def bench(
     from simcli.registry import get_game
 
     names = [get_game(g).name for g in (game or [])]
-    if seconds <= 0 or repeats <= 0:
-        raise UserError("--seconds and --repeats must be positive")
+    if not math.isfinite(seconds) or not 0 < seconds <= 3600:
+        raise UserError(f"--seconds must be a number of seconds in (0, 3600], not {seconds}")
+    if not 0 < repeats <= 1000:
+        raise UserError(f"--repeats must be 1 .. 1000, not {repeats}")
+    if threads is not None and threads <= 0:
+        raise UserError(f"--threads must be positive, not {threads}")
     if not 0 <= tolerance < 1:
         raise UserError(f"--tolerance must be in [0, 1), not {tolerance}")
     base = load_baseline(baseline) if baseline is not None else None
@@ -732,21 +839,18 @@ def bench(
     elif as_markdown:
         print(markdown(res, verdicts))
     else:
-        table = Table(title=f"simcli bench ({res['cores']} cores)", title_justify="left")
-        for col in ("measure", "median", "min - max"):
-            table.add_column(col)
+        table = _table(f"simcli bench ({res['cores']} cores)", ("measure", "median",
+                                                                  "min - max"))
         for row in rows_for_table(res):
-            table.add_row(*row)
+            _row(table, row)
         out.print(table)
         if verdicts is not None:
-            vt = Table(title=f"against {baseline} (tolerance {tolerance:.0%} beyond noise)",
-                       title_justify="left")
-            for col in ("game", "measure", "baseline", "now", "change", "verdict"):
-                vt.add_column(col)
+            vt = _table(f"against {baseline} (tolerance {tolerance:.0%} beyond noise)",
+                        ("game", "measure", "baseline", "now", "change", "verdict"))
             for v in verdicts:
-                vt.add_row(v["game"], v["measure"], f"{v['baseline_median']:,.0f}",
-                           f"{v['current_median']:,.0f}", f"{100 * v['change']:+.1f}%",
-                           "REGRESSION" if v["regressed"] else "ok")
+                _row(vt, (v["game"], v["measure"], f"{v['baseline_median']:,.0f}",
+                          f"{v['current_median']:,.0f}", f"{100 * v['change']:+.1f}%",
+                          "REGRESSION" if v["regressed"] else "ok"))
             out.print(vt)
     if verdicts and any(v["regressed"] for v in verdicts):
         err.print("simcli: bench: slower than the baseline beyond tolerance and noise",
@@ -756,4 +860,9 @@ def bench(
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    try:
+        app()
+    finally:
+        # The process ends now: spare it the final garbage collection of the compiled
+        # kernels' object graph, which alone takes about a second (Ctrl-C stays quick).
+        gc.freeze()

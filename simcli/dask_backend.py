@@ -26,6 +26,27 @@ def _distributed():
     return distributed
 
 
+SCHEMES = ("tcp",)
+
+
+def check_scheduler(address: str) -> str:
+    """A scheduler address simcli can connect to (tcp://HOST:PORT, or HOST:PORT), or a
+    UserError listing the supported schemes: TLS and UCX need settings simcli does not
+    pass, so they are refused before anything connects."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    supported = ", ".join(f"{s}://" for s in SCHEMES)
+    if scheme.lower() not in SCHEMES:
+        raise UserError(f"--scheduler {address}: the {scheme}:// scheme is not supported "
+                        f"(supported: {supported}, e.g. tcp://host:8786)")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UserError(f"--scheduler {address} must look like tcp://HOST:PORT (supported: "
+                        f"{supported})")
+    return address
+
+
 @contextmanager
 def client_for(scheduler: str | None, workers: int | None, threads: int):
     """A Dask client: connected to `scheduler`, or to a local cluster of `workers` processes."""
@@ -33,11 +54,13 @@ def client_for(scheduler: str | None, workers: int | None, threads: int):
     cluster = None
     try:
         if scheduler:
+            check_scheduler(scheduler)
             try:
                 client = distributed.Client(scheduler, timeout="5s")
-            except (OSError, TimeoutError, ValueError) as exc:
+            except Exception as exc:  # any failure to connect is one line
+                first = (str(exc).splitlines() or [type(exc).__name__])[0]
                 raise UserError(f"cannot reach the Dask scheduler at {scheduler}: "
-                                f"{str(exc).splitlines()[0]}") from None
+                                f"{first}") from None
         else:
             cluster = distributed.LocalCluster(
                 n_workers=workers or threads, threads_per_worker=1, processes=True,
@@ -53,7 +76,8 @@ def client_for(scheduler: str | None, workers: int | None, threads: int):
             cluster.close()
 
 
-def run_chunks(client, chunks: list[engine.Chunk], task: Callable, args: tuple[Any, ...],
+def run_chunks(client, chunks: engine.ChunkPlan | list[engine.Chunk], task: Callable,
+               args: tuple[Any, ...],
                on_done: Callable[[engine.Chunk, Any], None],
                progress: engine.Progress | None = None, token: str = "simcli") -> float:
     """Run task(*args, chunk.first, chunk.count) for every chunk on the cluster.
@@ -63,7 +87,9 @@ def run_chunks(client, chunks: list[engine.Chunk], task: Callable, args: tuple[A
     """
     distributed = _distributed()
     progress = progress or engine.Progress()
-    total = sum(c.count for c in chunks)
+    if not isinstance(chunks, engine.ChunkPlan):
+        chunks = list(chunks)
+    total = chunks.total if isinstance(chunks, engine.ChunkPlan) else sum(c.count for c in chunks)
     done = 0
     start = time.perf_counter()
     progress.start(total)

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
 
-from simcli.errors import Interrupted
+from simcli.errors import Interrupted, UserError
 
 Aggregates = dict[str, np.ndarray]
 
@@ -37,20 +39,62 @@ def default_threads() -> int:
         return os.cpu_count() or 1
 
 
-def plan(n: int, chunk_size: int) -> list[Chunk]:
-    """Split n playouts into chunks of at most chunk_size."""
-    return [
-        Chunk(i, first, min(chunk_size, n - first))
-        for i, first in enumerate(range(0, n, chunk_size))
-    ]
+class ChunkPlan:
+    """Chunks of playouts start..end-1, at most `size` each, numbered from `index0`, made one
+    at a time as they are played: a plan of 10**15 playouts costs nothing up front.
+    Chunks whose index is in `skip` (already played) are left out."""
+
+    def __init__(self, start: int, end: int, size: int, index0: int = 0,
+                 skip: set[int] | frozenset[int] = frozenset()) -> None:
+        if size <= 0:
+            raise ValueError(f"chunk size must be positive, not {size}")
+        self.start, self.end, self.size, self.index0 = start, max(start, end), size, index0
+        self.skip = skip
+
+    def _count(self, i: int) -> int:
+        first = self.start + i * self.size
+        return min(self.size, self.end - first)
+
+    def chunks(self) -> int:
+        """Number of chunks in the plan, played or not."""
+        return -(-(self.end - self.start) // self.size)
+
+    def __len__(self) -> int:
+        return self.chunks() - sum(1 for j in self.skip if 0 <= j - self.index0 < self.chunks())
+
+    def __getitem__(self, i: int) -> Chunk:
+        """The i-th chunk of the whole plan (negative counts from the end); skip ignored."""
+        k = self.chunks()
+        if i < 0:
+            i += k
+        if not 0 <= i < k:
+            raise IndexError(i)
+        return Chunk(self.index0 + i, self.start + i * self.size, self._count(i))
+
+    def __iter__(self) -> Iterator[Chunk]:
+        for i in range(self.chunks()):
+            if self.index0 + i not in self.skip:
+                yield Chunk(self.index0 + i, self.start + i * self.size, self._count(i))
+
+    @property
+    def total(self) -> int:
+        """Playouts in the chunks still to play."""
+        left = self.end - self.start
+        for j in self.skip:
+            i = j - self.index0
+            if 0 <= i < self.chunks():
+                left -= self._count(i)
+        return left
 
 
-def plan_range(start: int, end: int, chunk_size: int, index0: int) -> list[Chunk]:
-    """Split playouts start..end-1 into chunks numbered from index0."""
-    return [
-        Chunk(index0 + i, first, min(chunk_size, end - first))
-        for i, first in enumerate(range(start, end, chunk_size))
-    ]
+def plan(n: int, chunk_size: int, skip: set[int] | frozenset[int] = frozenset()) -> ChunkPlan:
+    """Split n playouts into chunks of at most chunk_size (lazily), leaving out `skip`."""
+    return ChunkPlan(0, n, chunk_size, 0, skip)
+
+
+def plan_range(start: int, end: int, chunk_size: int, index0: int) -> ChunkPlan:
+    """Split playouts start..end-1 into chunks numbered from index0 (lazily)."""
+    return ChunkPlan(start, end, chunk_size, index0)
 
 
 def merge(into: Aggregates, part: Aggregates) -> None:
@@ -72,8 +116,42 @@ class Progress:
         """The run is over (finished or interrupted)."""
 
 
+DAY_S = 86_400.0
+_LIMIT: ContextVar[float | None] = ContextVar("simcli_time_limit", default=None)
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Within this block, run_chunks refuses (UserError) a run whose time, estimated from its
+    first chunks, exceeds `seconds` (None: no limit). The CLI sets a day unless --yes."""
+    token = _LIMIT.set(seconds)
+    try:
+        yield
+    finally:
+        _LIMIT.reset(token)
+
+
+def duration(seconds: float) -> str:
+    """A rough duration in words: '40 s', '3.5 hours', '12 days', '31,000 years'."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 2 * DAY_S:
+        return f"{seconds / 3600:.1f} hours"
+    if seconds < 730 * DAY_S:
+        return f"{seconds / DAY_S:,.0f} days"
+    return f"{seconds / (365.25 * DAY_S):,.0f} years"
+
+
+def too_long(estimate_s: float, what: str) -> UserError:
+    """The refusal of a run estimated to take longer than allowed."""
+    return UserError(f"this would take about {duration(estimate_s)} ({what}), more than a "
+                     f"day; add --yes to run it anyway, or ask for fewer")
+
+
 def run_chunks(
-    chunks: list[Chunk],
+    chunks: Iterable[Chunk],
     work: Callable[[Chunk], Aggregates],
     on_done: Callable[[Chunk, Aggregates], None],
     threads: int,
@@ -81,22 +159,43 @@ def run_chunks(
 ) -> float:
     """Run `work` on every chunk with `threads` workers; returns wall seconds.
 
-    `on_done` runs on the calling thread as each chunk finishes. At most 2 x threads chunks
-    are in flight, so Ctrl-C waits only for those (each a fraction of a second) before
-    raising Interrupted.
+    `chunks` may be a ChunkPlan (made lazily) or any list of chunks. `on_done` runs on the
+    calling thread as each chunk finishes. At most 2 x threads chunks are in flight, so
+    Ctrl-C waits only for those (each a fraction of a second) before raising Interrupted.
+    Inside time_limit(s), the first threads + 1 chunks' timings estimate the whole run,
+    which is refused if that exceeds s.
     """
     progress = progress or Progress()
-    total = sum(c.count for c in chunks)
+    if not isinstance(chunks, ChunkPlan):
+        chunks = list(chunks)
+    total = chunks.total if isinstance(chunks, ChunkPlan) else sum(c.count for c in chunks)
+    limit = _LIMIT.get()
+    per_item: list[float] = []
     done = 0
     start = time.perf_counter()
     progress.start(total)
     pending: set[Future] = set()
     todo: Iterator[Chunk] = iter(chunks)
     owner: dict[Future, Chunk] = {}
+
+    def timed(chunk: Chunk):
+        t0 = time.perf_counter()
+        result = work(chunk)
+        return result, time.perf_counter() - t0
+
+    def check_time(chunk: Chunk, seconds: float) -> None:
+        per_item.append(seconds / max(chunk.count, 1))
+        if len(per_item) == threads + 1:  # every thread has run at least one chunk after
+            rate = max(1, threads) / min(per_item)  # its first (which may have compiled)
+            estimate = total / rate
+            if estimate > limit:
+                raise too_long(estimate, f"{total:,} to play at about {rate:,.0f}/s on "
+                                         f"{threads} thread{'s' if threads != 1 else ''}")
+
     pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="simcli")
     try:
         for chunk in todo:
-            fut = pool.submit(work, chunk)
+            fut = pool.submit(timed, chunk)
             owner[fut] = chunk
             pending.add(fut)
             if len(pending) >= 2 * threads:
@@ -105,11 +204,14 @@ def run_chunks(
             finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             for fut in finished:
                 chunk = owner.pop(fut)
-                on_done(chunk, fut.result())
+                result, seconds = fut.result()
+                if limit is not None:
+                    check_time(chunk, seconds)
+                on_done(chunk, result)
                 done += chunk.count
                 nxt = next(todo, None)
                 if nxt is not None:
-                    f2 = pool.submit(work, nxt)
+                    f2 = pool.submit(timed, nxt)
                     owner[f2] = nxt
                     pending.add(f2)
             progress.advance(done, total, time.perf_counter() - start)

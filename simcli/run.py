@@ -8,7 +8,8 @@ import platform
 import shutil
 import sys
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,17 +21,22 @@ from reports.html import write_html
 from reports.render import write_all
 from reports.summary import Summary
 from simcli import __version__, checkpoint, dask_backend, engine
-from simcli.analysis import full_summary
+from simcli.analysis import core_of, full_summary
 from simcli.errors import Interrupted, UserError
-from simcli.games.base import Content, Game
+from simcli.games.base import Game, sha256
 from simcli.registry import get_game
 from simcli.runfolder import (
     AGGREGATES,
     CONTENT_COPY,
     MANIFEST,
     RunFolder,
-    load_finished,
+    check_counts,
+    check_shapes,
+    disk_error,
+    is_int,
+    load_run,
     save_aggregates,
+    write_failure,
     write_json,
 )
 
@@ -58,7 +64,26 @@ class RunConfig:
     mirror: bool = False
     target_ci: float | None = None
     html: bool = False
+    yes: bool = False  # run even if the estimated time exceeds a day
     command: list[str] = field(default_factory=list)
+
+
+MAX_SEED = 2**64 - 1
+MAX_PLAYOUTS = 2**62  # playout indices stay far inside the kernels' int64
+
+
+def check_seed(seed: Any, name: str = "--seed") -> int:
+    """A seed every command accepts the same way: a whole number 0 .. 2**64-1."""
+    if not is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise UserError(f"{name} must be a whole number 0 .. 2**64-1, not {seed!r}")
+    return seed
+
+
+def check_target_ci(target_ci: float | None) -> None:
+    """A target half-width in (0, 0.5): 0, negative or NaN would never be reached."""
+    if target_ci is not None and not 0 < target_ci < 0.5:
+        raise UserError(f"--target-ci must be a half-width between 0 and 0.5 (exclusive), "
+                        f"not {target_ci}: a run aiming at it would never end")
 
 
 def build_config(game_name: str, *, players: int | None, policy: str | None,
@@ -67,7 +92,7 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
                  save_games: bool, chunk_size: int | None, backend: str = "local",
                  scheduler: str | None = None, workers: int | None = None,
                  checkpoint: bool = False, mirror: bool = False,
-                 target_ci: float | None = None, html: bool = False
+                 target_ci: float | None = None, html: bool = False, yes: bool = False
                  ) -> tuple[Game, RunConfig]:
     """Check every option against the game and fill in defaults."""
     game = get_game(game_name)
@@ -78,10 +103,11 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
     if scheduler and workers:
         raise UserError("give --scheduler (an existing cluster) or --workers (a local one), "
                         "not both")
+    if scheduler:
+        dask_backend.check_scheduler(scheduler)
     if workers is not None and workers <= 0:
         raise UserError(f"--workers must be positive, not {workers}")
-    if target_ci is not None and not 0 < target_ci < 0.5:
-        raise UserError(f"--target-ci must be a half-width between 0 and 0.5, not {target_ci}")
+    check_target_ci(target_ci)
     if target_ci is not None and checkpoint:
         raise UserError("--target-ci and --checkpoint cannot be combined")
     if mirror and not game.supports_mirror:
@@ -93,8 +119,9 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
         n = game.default_n * (TARGET_CAP_FACTOR if target_ci is not None else 1)
     if n <= 0:
         raise UserError(f"-n must be a positive number of playouts, not {n}")
-    if seed < 0 or seed >= 2**64:
-        raise UserError(f"--seed must be 0 .. 2**64-1, not {seed}")
+    if n > MAX_PLAYOUTS:
+        raise UserError(f"-n must be at most 2**62 playouts, not {n}")
+    check_seed(seed)
     if threads is not None and threads <= 0:
         raise UserError(f"--threads must be positive, not {threads}")
     if chunk_size is not None and chunk_size <= 0:
@@ -125,7 +152,7 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
         threads=threads or engine.default_threads(), rules=chosen, content=content, out=out,
         force=force, save_games=save_games, chunk_size=chunk_size, backend=backend,
         scheduler=scheduler, workers=workers, checkpoint=checkpoint, mirror=mirror,
-        target_ci=target_ci, html=html, command=list(sys.argv),
+        target_ci=target_ci, html=html, yes=yes, command=list(sys.argv),
     )
     return game, cfg
 
@@ -150,11 +177,57 @@ def versions() -> dict[str, str]:
             "scipy": scipy.__version__, "matplotlib": matplotlib.__version__}
 
 
-def chunk_size_for(game: Game, cfg: RunConfig) -> int:
-    """Chunk size: the game's default, smaller for short runs so every worker gets work."""
+TARGET_CHUNK_S = 0.25  # a chunk takes about this long: Ctrl-C waits for at most one
+PROBE_S = 0.05  # time spent measuring a run's speed before it starts
+
+
+def probe_seconds(play_some: Callable[[int, int], Any]) -> float:
+    """Seconds per item of play_some(first, count), timed on items 0, 1, 2, ... in doubling
+    batches for about PROBE_S, after one untimed call that compiles or loads the kernels."""
+    play_some(0, 1)
+    played, k, spent = 0, 1, 0.0
+    while spent < PROBE_S and played < 1_000_000:
+        t0 = time.perf_counter()
+        play_some(played, k)
+        spent += time.perf_counter() - t0
+        played += k
+        k *= 2
+    return spent / played
+
+
+def seconds_per_playout(game: Game, prep: Any, cfg: RunConfig) -> float:
+    """One thread's seconds per playout (per deal with --mirror), timed on the run's own
+    first playouts after the kernels are compiled or loaded (the results are thrown away:
+    the run plays them again, so nothing depends on this timing)."""
+    def play_some(first: int, count: int) -> None:
+        game.run_chunk(prep, cfg.seed, first, count, game.new_aggregates(prep), None)
+
+    return probe_seconds(play_some) * (cfg.players if cfg.mirror else 1)
+
+
+def chunk_size_for(game: Game, cfg: RunConfig, per_playout_s: float | None = None) -> int:
+    """Chunk size: --chunk-size if given; else the game's default, smaller for short runs
+    so every worker gets work, and small enough that a chunk takes about TARGET_CHUNK_S at
+    the measured speed (slow policies get small chunks, so Ctrl-C stays quick). Results
+    never depend on it."""
     if cfg.chunk_size:
         return cfg.chunk_size
-    return max(1, min(game.chunk_size, math.ceil(cfg.n / (4 * cfg.threads))))
+    size = min(game.chunk_size, math.ceil(cfg.n / (4 * cfg.threads)))
+    if per_playout_s is not None and per_playout_s > 0:
+        size = min(size, int(TARGET_CHUNK_S / per_playout_s))
+    return max(1, size)
+
+
+def check_duration(cfg: RunConfig, per_playout_s: float) -> None:
+    """Refuse a run whose estimated time exceeds a day, unless --yes."""
+    workers = cfg.workers or cfg.threads
+    estimate = per_playout_s * cfg.n / max(1, workers)
+    if estimate > engine.DAY_S and not cfg.yes:
+        unit = "deals" if cfg.mirror else "playouts"
+        raise engine.too_long(estimate, f"{'up to ' if cfg.target_ci else ''}{cfg.n:,} {unit} "
+                                        f"at about {workers / per_playout_s:,.0f}/s on "
+                                        f"{workers} thread{'s' if workers != 1 else ''}, "
+                                        f"measured on the first playouts")
 
 
 def chunk_task(game_name: str, prep: Any, seed: int, keep_rows: bool, mirror: int,
@@ -211,8 +284,8 @@ FIRST_ROUND = 10_000
 
 
 def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None,
-         folder: Path | None, state: Progressing | None = None
-         ) -> tuple[dict, float, dict | None]:
+         folder: Path | None, state: Progressing | None = None, size: int | None = None,
+         content_sha256: str = "") -> tuple[dict, float, dict | None]:
     """Play the run; returns (merged aggregates, run seconds, stopping rule or None).
 
     With cfg.target_ci the run goes in rounds: after each, the largest 95% half-width of
@@ -220,10 +293,13 @@ def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None
     statistics alone, so the same seed and target give the same playouts and numbers.
     """
     state = state or Progressing(new_run_aggregates(game, prep, cfg), set())
-    size = chunk_size_for(game, cfg)
+    if size is None:
+        size = chunk_size_for(game, cfg, None if cfg.chunk_size else
+                              seconds_per_playout(game, prep, cfg))
     if cfg.target_ci is None:
-        chunks = [c for c in engine.plan(cfg.n, size) if c.index not in state.done]
-        run_s = play_chunks(game, prep, cfg, chunks, size, progress, folder, state)
+        chunks = engine.plan(cfg.n, size, skip=state.done)
+        run_s = play_chunks(game, prep, cfg, chunks, size, progress, folder, state,
+                            content_sha256)
         return state.aggs, state.elapsed_s + run_s, None
     from reports.metrics import headline_half_width
     from simcli.analysis import core_of
@@ -233,7 +309,8 @@ def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None
     while True:
         chunks = engine.plan_range(done, target, size, index0)
         index0 += len(chunks)
-        run_s += play_chunks(game, prep, cfg, chunks, size, progress, folder, state)
+        run_s += play_chunks(game, prep, cfg, chunks, size, progress, folder, state,
+                             content_sha256)
         done = target
         rounds.append(done)
         hw = headline_half_width(core_of(game, state.aggs, cfg.players))
@@ -247,9 +324,10 @@ def play(game: Game, prep: Any, cfg: RunConfig, progress: engine.Progress | None
     return state.aggs, run_s, stopping
 
 
-def play_chunks(game: Game, prep: Any, cfg: RunConfig, chunks: list[engine.Chunk],
-                 size: int, progress: engine.Progress | None, folder: Path | None,
-                 state: Progressing) -> float:
+def play_chunks(game: Game, prep: Any, cfg: RunConfig,
+                chunks: engine.ChunkPlan | list[engine.Chunk], size: int,
+                progress: engine.Progress | None, folder: Path | None, state: Progressing,
+                content_sha256: str = "") -> float:
     """Play these chunks into `state` (rows to folder/games, checkpoints to folder)."""
     games_dir = folder / "games" if folder is not None and cfg.save_games else None
     if games_dir is not None:
@@ -257,11 +335,13 @@ def play_chunks(game: Game, prep: Any, cfg: RunConfig, chunks: list[engine.Chunk
     last_save = time.perf_counter()
     started = time.perf_counter()
 
-    def checkpoint_now() -> None:
+    def checkpoint_now(final: bool = False) -> None:
         if cfg.checkpoint and folder is not None:
+            if final and not consistent(game, cfg, size, state):
+                return  # stopped between merging a chunk and noting it: keep the last one
             elapsed = state.elapsed_s + time.perf_counter() - started
             checkpoint.save(folder, checkpoint.config_dict(cfg), size, state.done, state.aggs,
-                            elapsed)
+                            elapsed, content_sha256)
 
     def done(chunk: engine.Chunk, result) -> None:
         nonlocal last_save
@@ -284,10 +364,18 @@ def play_chunks(game: Game, prep: Any, cfg: RunConfig, chunks: list[engine.Chunk
         return engine.run_chunks(chunks, lambda c: chunk_task(*args, c.first, c.count), done,
                                  cfg.threads, progress)
     finally:
-        checkpoint_now()
+        checkpoint_now(final=True)
 
 
 CHECKPOINT_EVERY_S = 2.0
+
+
+def consistent(game: Game, cfg: RunConfig, size: int, state: Progressing) -> bool:
+    """Whether the merged statistics count exactly the playouts of the chunks noted done."""
+    from simcli.analysis import core_of
+
+    played = sum(min(size, cfg.n - i * size) for i in state.done)
+    return core_of(game, state.aggs, cfg.players).games == played
 
 
 def write_rows(games_dir: Path, chunk: engine.Chunk, columns: tuple[str, ...],
@@ -304,36 +392,52 @@ def write_rows(games_dir: Path, chunk: engine.Chunk, columns: tuple[str, ...],
 
 
 def run_game(cfg: RunConfig, progress: engine.Progress | None = None,
-              state: Progressing | None = None) -> RunResult:
+             state: Progressing | None = None) -> RunResult:
     """Run a study end to end and commit its run folder.
 
-    An ordinary run leaves nothing if it fails; a checkpointed one leaves OUT.partial with
-    its checkpoint, to be finished by resume_run.
+    Everything that can be refused is checked before any folder is made: the output
+    folder, the content file, the setup, and the estimated time (from the run's own first
+    playouts; more than a day needs --yes). An ordinary run leaves nothing if it fails; a
+    checkpointed one leaves OUT.partial with its checkpoint, to be finished by resume_run.
     """
     game = get_game(cfg.game)
     resuming = state is not None
     folder = RunFolder(cfg.out, cfg.force, checkpointed=cfg.checkpoint, resuming=resuming)
-    content_file = folder.path / CONTENT_COPY if resuming else game.content_path(cfg.content)
+    content_file = folder.partial / CONTENT_COPY if resuming else game.content_path(cfg.content)
     content = game.load_content(content_file)
+    started = datetime.now(UTC)
+    t0 = time.perf_counter()
+    prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
+    game.run_chunk(prep, cfg.seed, 0, 1, game.new_aggregates(prep), None)  # compile/load
+    compile_s = time.perf_counter() - t0
+    per_playout = None if cfg.chunk_size else seconds_per_playout(game, prep, cfg)
+    size = chunk_size_for(game, cfg, per_playout)
+    if per_playout is not None and not resuming:
+        check_duration(cfg, per_playout)
+
+    def fill(path: Path) -> None:
+        shutil.copyfile(content.path, path / CONTENT_COPY)
+        if sha256((path / CONTENT_COPY).read_bytes()) != content.sha256:
+            raise UserError(f"content file {content.path} changed while the run started; "
+                            f"run again")
+        if cfg.checkpoint:
+            checkpoint.save(path, checkpoint.config_dict(cfg), size, set(),
+                            new_run_aggregates(game, prep, cfg), 0.0, content.sha256)
+
     try:
-        if not resuming:
-            shutil.copyfile(content.path, folder.path / CONTENT_COPY)
-        started = datetime.now(UTC)
-        t0 = time.perf_counter()
-        prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
-        game.run_chunk(prep, cfg.seed, 0, 1, game.new_aggregates(prep), None)  # compile/load
-        compile_s = time.perf_counter() - t0
-        if cfg.checkpoint and not resuming:
-            checkpoint.save(folder.path, checkpoint.config_dict(cfg), chunk_size_for(game, cfg),
-                            set(), game.new_aggregates(prep), 0.0)
-        aggs, run_s, stopping = play(game, prep, cfg, progress, folder.path, state)
+        folder.create(fill)
+    except OSError as exc:
+        raise UserError(f"{disk_error(exc, cfg.out)}; no run folder was written") from None
+    try:
+        aggs, run_s, stopping = play(game, prep, cfg, progress, folder.path, state, size,
+                                     content.sha256)
         playouts = stopping["playouts"] if stopping else cfg.n
         manifest = {
             "format": 1, "tool": "simcli", "kind": "run", "tool_version": __version__,
             "game": game.name, "game_title": game.title, "players": cfg.players,
             "seats": list(cfg.seats), "rules": cfg.rules, "content": content.identity(),
             "policies": {p: game.policies[p] for p in dict.fromkeys(cfg.seats)},
-            "seed": cfg.seed, "playouts": playouts, "chunk_size": chunk_size_for(game, cfg),
+            "seed": cfg.seed, "playouts": playouts, "chunk_size": size,
             "mirror": cfg.mirror, "stopping": stopping,
             "backend": cfg.backend, "threads": cfg.threads, "cores": os.cpu_count(),
             "save_games": cfg.save_games, "checkpoint": cfg.checkpoint, "resumed": resuming,
@@ -350,7 +454,7 @@ def run_game(cfg: RunConfig, progress: engine.Progress | None = None,
         write_all(summary, manifest, folder.path)
         if cfg.html:
             write_html(summary, manifest, folder.path)
-        write_json(folder.path / MANIFEST, manifest)
+        write_json(folder.path / MANIFEST, manifest)  # last: a manifest means complete
         final = folder.commit()
         (final / checkpoint.STATE).unlink(missing_ok=True)
     except Interrupted as exc:
@@ -359,50 +463,102 @@ def run_game(cfg: RunConfig, progress: engine.Progress | None = None,
             raise Interrupted(f"{exc}; checkpoint kept in {folder.path}: finish it with "
                               f"`simcli resume {cfg.out}`") from None
         raise Interrupted(f"{exc}; no run folder was written") from None
-    except BaseException:
+    except BaseException as exc:
         folder.abort()
-        raise
+        failed = write_failure(exc, cfg.out)
+        if failed is None:
+            raise
+        if cfg.checkpoint:
+            raise UserError(f"{failed}; the last checkpoint in {folder.path} is intact: make "
+                            f"room, then `simcli resume {cfg.out}`") from None
+        raise UserError(f"{failed}; no run folder was written") from None
     return RunResult(final, manifest, summary)
 
 
 def resume_run(out: Path, progress: engine.Progress | None = None, *,
-                 threads: int | None = None, backend: str | None = None,
-                 scheduler: str | None = None, workers: int | None = None) -> RunResult:
-    """Finish a checkpointed run; the result equals that of an uninterrupted run."""
-    if (out / MANIFEST).exists() and not checkpoint.partial_dir(out).exists():
-        raise UserError(f"{out} is already a finished run")
+               threads: int | None = None, backend: str | None = None,
+               scheduler: str | None = None, workers: int | None = None) -> RunResult:
+    """Finish a checkpointed run; the result equals that of an uninterrupted run.
+
+    The checkpoint must agree with itself and its folder before anything plays: written
+    by this simcli version, a valid run configuration, chunk ranges inside the plan,
+    statistics of the game's shapes counting exactly the finished chunks' playouts, the
+    content copy's hash, and the digest over everything (UserError otherwise)."""
     folder = checkpoint.partial_dir(out)
+    if (out / MANIFEST).exists() and not folder.exists():
+        raise UserError(f"{out} is already a finished run")
     if not folder.is_dir():
         raise UserError(f"no unfinished checkpointed run for {out} (no {folder})")
+    if not (folder / checkpoint.STATE).exists() and (folder / CONTENT_COPY).exists():
+        raise UserError(f"{folder} holds no checkpoint: the run stopped before its first one "
+                        f"and nothing was played; start it again with `simcli run` (which "
+                        f"removes that folder)")
     saved = checkpoint.load(folder)
     c = saved["config"]
-    cfg = RunConfig(
-        game=c["game"], players=c["players"], seats=tuple(c["seats"]), n=c["n"],
-        seed=c["seed"], threads=threads or c["threads"], rules=c["rules"],
-        content=c["content"], out=out, force=c["force"], save_games=c["save_games"],
-        chunk_size=saved["chunk_size"], backend=backend or c.get("backend", "local"),
-        scheduler=scheduler if backend == "dask" else None,
-        workers=workers if backend == "dask" else None, checkpoint=True,
-        command=list(sys.argv),
-    )
-    state = Progressing(saved["aggregates"], saved["done"], saved["elapsed_s"])
+    where = f"{folder / checkpoint.STATE}: damaged checkpoint"
+    kinds = {"game": str, "players": int, "seats": list, "n": int, "seed": int, "threads": int,
+             "rules": dict, "force": bool, "save_games": bool}
+    for key, kind in kinds.items():
+        value = c.get(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise UserError(f"{where}: config {key} is {value!r}")
+    if not all(isinstance(s, str) for s in c["seats"]) or not all(
+            isinstance(v, str) for v in c["rules"].values()):
+        raise UserError(f"{where}: config seats or rules are not names")
+    if c.get("content") is not None and not isinstance(c["content"], str):
+        raise UserError(f"{where}: config content is {c['content']!r}")
+    if c.get("checkpoint") is not True or c.get("mirror") or c.get("target_ci") is not None:
+        raise UserError(f"{where}: config is not that of a checkpointed run")
+    if c.get("chunk_size") not in (None, saved["chunk_size"]):
+        raise UserError(f"{where}: config chunk_size {c.get('chunk_size')!r} differs from the "
+                        f"chunk_size {saved['chunk_size']} its chunks were played with")
+    try:
+        game, cfg = build_config(
+            c["game"], players=None, policy=None, seats=",".join(c["seats"]), n=c["n"],
+            seed=c["seed"], threads=c["threads"],
+            rules=[f"{k}={v}" for k, v in c["rules"].items()], content=c["content"], out=out,
+            force=c["force"], save_games=c["save_games"], chunk_size=saved["chunk_size"],
+            checkpoint=True, yes=True)
+    except UserError as exc:
+        raise UserError(f"{where}: {exc}") from None
+    if len(c["seats"]) != c["players"] or cfg.rules != c["rules"]:
+        raise UserError(f"{where}: config players, seats and rules disagree")
+    copy = folder / CONTENT_COPY
+    content = game.load_content(copy)
+    prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
+    aggs = saved["aggregates"]
+    check_shapes(aggs, new_run_aggregates(game, prep, cfg), where,
+                 f"{game.name} with {cfg.players} players")
+    try:
+        games = core_of(game, aggs, cfg.players).games
+        check_counts(game, aggs, cfg.players, games, where)
+    except (IndexError, KeyError, ValueError, TypeError) as exc:
+        raise UserError(f"{where}: statistics do not fit {game.name} ({exc})") from None
+    done = checkpoint.check_against(saved, cfg.n, games, content.sha256, folder)
+    if c.get("backend", "local") not in ("local", "dask"):
+        raise UserError(f"{where}: config backend is {c.get('backend')!r}")
+    cfg = replace(cfg, threads=threads or cfg.threads,
+                  backend=backend or c.get("backend", "local"),
+                  scheduler=scheduler if backend == "dask" else None,
+                  workers=workers if backend == "dask" else None)
+    if scheduler and backend == "dask":
+        dask_backend.check_scheduler(scheduler)
+    state = Progressing(aggs, done, saved["elapsed_s"])
     return run_game(cfg, progress, state)
 
 
 def rerender(folder: Path, html: bool = False) -> RunResult:
-    """Re-render tables, charts and report of a finished run from its saved statistics."""
-    manifest, aggs = load_finished(folder)
-    game = get_game(manifest.get("game", "?"))
+    """Re-render tables, charts and report of a finished run from its saved statistics
+    (after checking every file of the folder against its manifest)."""
+    run = load_run(folder)
+    manifest, aggs, game, content = run.manifest, run.aggs, run.game, run.content
     manifest.setdefault("policies", {p: game.policies.get(p, "") for p in
                                      dict.fromkeys(manifest["seats"])})
-    copy = folder / CONTENT_COPY
-    content: Content = game.load_content(copy if copy.exists() else
-                                         Path(manifest["content"]["path"]))
     summary = full_summary(game, aggs, manifest, content)
     tmp = folder / f".render-partial-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
     try:
+        tmp.mkdir()
         write_all(summary, manifest, tmp)
         if html:
             write_html(summary, manifest, tmp)
@@ -411,6 +567,11 @@ def rerender(folder: Path, html: bool = False) -> RunResult:
             if target.is_dir():
                 shutil.rmtree(target)
             item.replace(target)
+    except Exception as exc:
+        failed = write_failure(exc, folder)
+        if failed is None:
+            raise
+        raise UserError(f"{failed}; the run folder was left as it was") from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return RunResult(folder, manifest, summary)

@@ -1,12 +1,21 @@
 """Run folders that appear only when complete: everything is written to a hidden
-`.NAME.partial-*` sibling and renamed into place at the end."""
+`.NAME.partial-PID-*` sibling and renamed into place at the end; and the checks that a
+finished run folder's files are what its manifest says before anything is read from them."""
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
+import math
 import os
+import re
 import shutil
+import stat
+import sys
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +27,65 @@ from simcli.jsonio import strict_json
 MANIFEST = "manifest.json"
 AGGREGATES = "aggregates.json"
 CONTENT_COPY = "content.toml"
+CHECKPOINT = "checkpoint.json"
+PARTIAL = ".partial"
+JSON_LIMIT = 64 * 2**20  # manifests, aggregates, checkpoints and baselines are far smaller
+CONTENT_LIMIT = 8 * 2**20  # content files and specs; a 10,000-card roster is about 1.5 MB
+
+
+def read_regular(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of an ordinary file of at most `limit` bytes. A FIFO, device, socket or
+    folder is refused without waiting on it, and so is a larger file (UserError)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens without a writer
+    except OSError as exc:
+        raise UserError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = ("a folder" if stat.S_ISDIR(st.st_mode) else
+                    "a FIFO" if stat.S_ISFIFO(st.st_mode) else
+                    "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else
+                    "not a regular file")
+            raise UserError(f"cannot read {what} {path}: it is {kind}; simcli reads only "
+                            f"ordinary files")
+        if st.st_size > limit:
+            raise UserError(f"{what} {path} is {st.st_size:,} bytes; simcli reads at most "
+                            f"{limit // 2**20} MiB")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise UserError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:  # grew while being read
+        raise UserError(f"{what} {path} is larger than {limit // 2**20} MiB; simcli reads at "
+                        f"most that")
+    return data
+
+
+def read_json(path: Path, what: str) -> Any:
+    """A JSON file (at most JSON_LIMIT bytes); unreadable or malformed: UserError."""
+    raw = read_regular(path, JSON_LIMIT, what)
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise UserError(f"{what} {path} is not JSON: {exc}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 class RunFolder:
-    """A run folder being written: `path` is the temporary location until commit().
+    """A run folder to be written: checked when made, created by create(), renamed into
+    place by commit().
 
-    An ordinary run writes to a hidden `.NAME.partial-*` folder that is removed if the run
-    fails. A checkpointed run writes to `NAME.partial` and keeps it when stopped, so that
-    `simcli resume NAME` can finish it.
+    An ordinary run writes to a hidden `.NAME.partial-PID-*` folder that is removed if the
+    run fails. A checkpointed run fills that hidden folder with its content copy and first
+    checkpoint, then renames it to `NAME.partial`, which it keeps when stopped, so that
+    `simcli resume NAME` can finish it: a `NAME.partial` always holds a checkpoint.
     """
 
     def __init__(self, final: Path, force: bool, checkpointed: bool = False,
@@ -33,7 +93,9 @@ class RunFolder:
         final = check_out_path(final)
         self.final = final
         self.checkpointed = checkpointed
+        self.resuming = resuming
         self.replace = False
+        self.path: Path | None = None
         if final.exists() or final.is_symlink():
             if not force:
                 raise UserError(f"output folder {final} exists; choose another --out or add "
@@ -43,20 +105,49 @@ class RunFolder:
                                 f"study or sweep with its {MANIFEST}); {final} is not one, "
                                 f"so nothing was touched")
             self.replace = True
-        if checkpointed:
-            self.path = final.with_name(final.name + ".partial")
-            if resuming:
-                return
-            if self.path.exists():
-                raise UserError(f"an unfinished checkpointed run is in {self.path}; finish it "
-                                f"with `simcli resume {final}` or remove that folder")
-        else:
-            self.path = final.parent / f".{final.name}.partial-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        clean_stale_partials(final)
+        self.partial = partial_dir(final)
+        if resuming:
+            self.path = self.partial
+        elif checkpointed and (self.partial.exists() or self.partial.is_symlink()):
+            if not abandoned_start(self.partial):
+                raise UserError(f"an unfinished checkpointed run is in {self.partial}; finish "
+                                f"it with `simcli resume {final}` or remove that folder")
+            shutil.rmtree(self.partial, ignore_errors=True)
+            note(f"removed {self.partial}: a checkpointed run stopped there before its first "
+                 f"checkpoint (nothing had been played)")
+
+    def create(self, fill: Callable[[Path], None] | None = None) -> Path:
+        """Create the folder the run writes to and `fill` it (content copy, first
+        checkpoint); a checkpointed run's folder is renamed to NAME.partial only once
+        filled. Resuming: the existing NAME.partial."""
+        if self.resuming:
+            return self.path
+        tag = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        tmp = self.final.parent / f".{self.final.name}{PARTIAL}-{tag}"
         try:
-            final.parent.mkdir(parents=True, exist_ok=True)
-            self.path.mkdir()
+            self.final.parent.mkdir(parents=True, exist_ok=True)
+            tmp.mkdir()
         except OSError as exc:
-            raise UserError(f"cannot create output folder {final}: {exc.strerror or exc}") from None
+            raise UserError(f"cannot create output folder {self.final}: "
+                            f"{exc.strerror or exc}") from None
+        self.path = tmp
+        try:
+            if fill is not None:
+                fill(tmp)
+            if self.checkpointed:
+                try:
+                    os.rename(tmp, self.partial)
+                except OSError:
+                    raise UserError(f"an unfinished checkpointed run appeared in "
+                                    f"{self.partial} meanwhile (another run on the same "
+                                    f"--out?); this run was not started") from None
+                self.path = self.partial
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            self.path = None
+            raise
+        return self.path
 
     def commit(self) -> Path:
         """Move the finished folder into place.
@@ -88,10 +179,65 @@ class RunFolder:
             shutil.rmtree(old, ignore_errors=True)
         return self.final
 
-    def abort(self, interrupted: bool = False) -> None:
-        """Remove everything written so far (a checkpointed run keeps its folder)."""
-        if not self.checkpointed:
+    def abort(self) -> None:
+        """Remove everything written so far (a checkpointed run keeps NAME.partial)."""
+        if self.path is None:
+            return
+        if not (self.checkpointed and self.path == self.partial):
             shutil.rmtree(self.path, ignore_errors=True)
+
+
+def note(text: str) -> None:
+    """A one-line notice on stderr (not an error)."""
+    print(f"simcli: {text}", file=sys.stderr, flush=True)
+
+
+def partial_dir(out: Path) -> Path:
+    """The in-progress folder of a checkpointed run writing to `out`."""
+    return out.with_name(out.name + PARTIAL)
+
+
+def abandoned_start(partial: Path) -> bool:
+    """Whether NAME.partial is what a checkpointed run of an older simcli left when stopped
+    before its first checkpoint: a real folder holding nothing but the content copy (and a
+    half-written checkpoint's temporary file)."""
+    if partial.is_symlink() or not partial.is_dir():
+        return False
+    names = [p.name for p in partial.iterdir()]
+    return all(n == CONTENT_COPY or n.startswith(f".{CHECKPOINT}.tmp-") for n in names)
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id runs on this machine (another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except PermissionError:
+        return True
+    except (ProcessLookupError, OverflowError, ValueError):
+        return False
+    return True
+
+
+def clean_stale_partials(final: Path) -> None:
+    """Remove `.NAME.partial-PID-*` folders that simcli processes which no longer run left
+    next to `final` (killed with SIGKILL, or the machine lost power); name those it cannot
+    remove."""
+    pattern = re.compile(rf"^\.{re.escape(final.name)}{re.escape(PARTIAL)}-(\d+)-[0-9a-f]{{8}}$")
+    try:
+        siblings = list(final.parent.iterdir()) if final.parent.is_dir() else []
+    except OSError:
+        return
+    for p in siblings:
+        m = pattern.match(p.name)
+        if not m or p.is_symlink() or not p.is_dir() or pid_alive(int(m.group(1))):
+            continue
+        shutil.rmtree(p, ignore_errors=True)
+        if p.exists():
+            note(f"{p} was left by a simcli run that no longer runs (process "
+                 f"{m.group(1)}) and could not be removed; remove it yourself")
+        else:
+            note(f"removed {p}, left by a simcli run that no longer runs (process "
+                 f"{m.group(1)})")
 
 
 def check_out_path(final: Path) -> Path:
@@ -111,43 +257,247 @@ def written_by_simcli(folder: Path) -> bool:
     if folder.is_symlink() or not folder.is_dir():
         return False
     try:
-        doc = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        doc = read_json(folder / MANIFEST, "manifest")
+    except UserError:
         return False
     return isinstance(doc, dict) and doc.get("tool") == "simcli"
+
+
+def disk_error(exc: OSError, where: Path | str) -> UserError:
+    """A write that failed (disk full, quota, read-only, permissions) as one line."""
+    name = {errno.ENOSPC: "no space left on the device", errno.EDQUOT: "disk quota exceeded",
+            errno.EROFS: "read-only file system"}.get(exc.errno or -1,
+                                                     exc.strerror or str(exc))
+    return UserError(f"cannot write {where}: {name}")
+
+
+def write_failure(exc: BaseException, where: Path | str) -> UserError | None:
+    """The one-line error for a failed write: an OSError, or a library error wrapping one
+    (polars reports a full disk as '... (os error 28)'); None for anything else."""
+    if isinstance(exc, OSError):
+        return disk_error(exc, where)
+    m = re.search(r"\(os error (\d+)\)", str(exc))
+    if m:
+        code = int(m.group(1))
+        return disk_error(OSError(code, os.strerror(code)), where)
+    return None
 
 
 def write_json(path: Path, data: Any) -> None:
     """Write JSON atomically (temporary file, then rename)."""
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(strict_json(data, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(strict_json(data, indent=2) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def arrays_json(aggs: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Integer statistics as JSON-ready data: name -> {shape, data}."""
+    return {k: {"shape": list(v.shape), "data": v.ravel().tolist()} for k, v in aggs.items()}
 
 
 def save_aggregates(path: Path, aggs: dict[str, np.ndarray]) -> None:
     """Integer statistics as JSON (exact, readable, re-renderable)."""
-    write_json(path, {
-        "format": 1,
-        "arrays": {k: {"shape": list(v.shape), "data": v.ravel().tolist()}
-                   for k, v in aggs.items()},
-    })
+    write_json(path, {"format": 1, "arrays": arrays_json(aggs)})
 
 
-def load_aggregates(path: Path) -> dict[str, np.ndarray]:
-    """Read statistics written by save_aggregates."""
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    return {k: np.array(v["data"], np.int64).reshape(v["shape"])
-            for k, v in doc["arrays"].items()}
+def is_int(v: Any) -> bool:
+    """An integer that is not a bool."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def arrays_from_json(doc: Any, where: str) -> dict[str, np.ndarray]:
+    """Arrays saved by arrays_json, every value checked: a non-negative integer (counts and
+    sums of counts), as many as the shape says. Anything else: UserError."""
+    if not isinstance(doc, dict):
+        raise UserError(f"{where}: the statistics must be a table of arrays")
+    out = {}
+    for name, item in doc.items():
+        if not isinstance(item, dict) or set(item) != {"shape", "data"}:
+            raise UserError(f"{where}: statistic '{name}' must have exactly a shape and data")
+        shape, data = item["shape"], item["data"]
+        if not isinstance(shape, list) or not all(is_int(d) and d >= 0 for d in shape):
+            raise UserError(f"{where}: statistic '{name}' has a bad shape {shape!r}")
+        if not isinstance(data, list) or len(data) != math.prod(shape):
+            raise UserError(f"{where}: statistic '{name}' should hold {math.prod(shape):,} "
+                            f"numbers for its shape {shape}")
+        bad = next((x for x in data if not is_int(x) or not 0 <= x < 2**63), None)
+        if bad is not None:
+            raise UserError(f"{where}: statistic '{name}' holds {bad!r}; every statistic is "
+                            f"a count, a non-negative integer")
+        out[name] = np.array(data, np.int64).reshape(shape)
+    return out
+
+
+def check_shapes(aggs: dict[str, np.ndarray], expected: dict[str, np.ndarray],
+                 where: str, setup: str) -> None:
+    """The statistics a setup produces: the same names and shapes, or UserError."""
+    missing = [k for k in expected if k not in aggs]
+    if missing:
+        raise UserError(f"{where}: statistics missing for {setup}: {', '.join(missing)}")
+    extra = [k for k in aggs if k not in expected]
+    if extra:
+        raise UserError(f"{where}: statistics {setup} does not make: {', '.join(extra)}")
+    for k, v in expected.items():
+        if aggs[k].shape != v.shape:
+            raise UserError(f"{where}: statistic '{k}' has shape {list(aggs[k].shape)}, but "
+                            f"{setup} makes {list(v.shape)}")
+
+
+def check_counts(game: Any, aggs: dict[str, np.ndarray], players: int, games: int,
+                 where: str) -> None:
+    """The statistics count `games` games of `players` players, or UserError."""
+    from simcli.analysis import core_of
+
+    try:
+        core = core_of(game, aggs, players)
+        every_seat = core_of(game, aggs, game.max_players).seat_wins
+    except (IndexError, KeyError, ValueError, TypeError) as exc:
+        raise UserError(f"{where}: statistics do not fit {game.name} ({exc})") from None
+    if core.games != games:
+        raise UserError(f"{where}: the statistics count {core.games:,} games, not the "
+                        f"{games:,} the run played")
+    if not 0 <= core.completed <= core.games or not 0 <= core.shared <= core.games:
+        raise UserError(f"{where}: the statistics are inconsistent (more completed or shared "
+                        f"games than games)")
+    if every_seat[players:].sum() != 0:
+        raise UserError(f"{where}: the statistics have wins in seats beyond the "
+                        f"{players} players of the run")
+
+
+@dataclass
+class LoadedRun:
+    """A finished run folder whose files agree with its manifest."""
+
+    manifest: dict[str, Any]
+    aggs: dict[str, np.ndarray]
+    game: Any
+    content: Any
+
+
+def _need(ok: bool, where: Path, what: str) -> None:
+    if not ok:
+        raise UserError(f"{where}: damaged run folder: {what}")
+
+
+def check_manifest(man: Any, folder: Path) -> None:
+    """The manifest fields simcli reads, with the types it reads them as."""
+    _need(isinstance(man, dict), folder, f"{MANIFEST} is not a JSON object")
+    _need(man.get("tool") == "simcli", folder, f"{MANIFEST} was not written by simcli")
+    _need(man.get("kind", "run") == "run", folder,
+          f"it is a {man.get('kind')} folder, not a run (open its report.md)")
+    _need(isinstance(man.get("game"), str), folder, f"{MANIFEST} has no game name")
+    _need(is_int(man.get("players")), folder, "players is not a whole number")
+    seats = man.get("seats")
+    _need(isinstance(seats, list) and all(isinstance(s, str) for s in seats), folder,
+          "seats is not a list of policy names")
+    _need(len(seats) == man["players"], folder,
+          f"{len(seats)} seats for {man['players']} players")
+    rules = man.get("rules")
+    _need(isinstance(rules, dict) and all(isinstance(v, str) for v in rules.values()), folder,
+          "rules is not a table of rule options")
+    c = man.get("content")
+    _need(isinstance(c, dict) and isinstance(c.get("sha256"), str)
+          and re.fullmatch(r"[0-9a-f]{64}", c["sha256"]) is not None, folder,
+          "the content's sha256 is missing or malformed")
+    for key in ("name", "description", "path"):
+        _need(isinstance(c.get(key, ""), str), folder, f"content {key} is not text")
+    _need(isinstance(c.get("version", ""), str | int | float), folder,
+          "content version is not a value")
+    _need(isinstance(c.get("assumed", False), bool), folder, "content assumed is not true/false")
+    _need(is_int(man.get("playouts")) and man["playouts"] > 0, folder,
+          "playouts is not a positive whole number")
+    _need(is_int(man.get("seed")) and 0 <= man["seed"] < 2**64, folder,
+          "seed is not a whole number in 0 .. 2**64-1")
+    _need(isinstance(man.get("mirror", False), bool), folder, "mirror is not true/false")
+    _need(is_int(man.get("threads", 1)), folder, "threads is not a whole number")
+    for key in ("tool_version", "game_title"):
+        _need(isinstance(man.get(key, ""), str), folder, f"{key} is not text")
+    timing = man.get("timing", {})
+    _need(isinstance(timing, dict) and all(v is None or (isinstance(v, int | float)
+                                                         and not isinstance(v, bool))
+                                           for v in timing.values()), folder,
+          "timing is not a table of numbers")
+    policies = man.get("policies", {})
+    _need(isinstance(policies, dict) and all(isinstance(v, str) for v in policies.values()),
+          folder, "policies is not a table of descriptions")
+    versions = man.get("versions", {})
+    _need(isinstance(versions, dict), folder, "versions is not a table")
+    stop = man.get("stopping")
+    if stop is not None:
+        _need(isinstance(stop, dict) and all(isinstance(stop.get(k), int | float)
+                                             for k in ("target_ci", "max_playouts", "playouts",
+                                                       "half_width"))
+              and isinstance(stop.get("rounds"), list)
+              and isinstance(stop.get("reached"), bool)
+              and stop["playouts"] == man["playouts"], folder,
+              "the stopping rule record is malformed or disagrees with playouts")
+
+
+def load_run(folder: Path) -> LoadedRun:
+    """A finished run folder, every file checked against its manifest: the content copy
+    has the manifest's sha256; the statistics are non-negative integers with exactly the
+    names and shapes the game makes for the manifest's setup, counting the manifest's
+    playouts with no wins in seats the run did not have. Anything else: UserError."""
+    from simcli.games.base import sha256
+    from simcli.registry import get_game
+
+    if not folder.is_dir():
+        raise UserError(f"{folder} is not a folder")
+    man_path, agg_path = folder / MANIFEST, folder / AGGREGATES
+    if not man_path.exists() or not agg_path.exists():
+        raise UserError(f"{folder} is not a finished run folder (no {MANIFEST} or {AGGREGATES})")
+    man = read_json(man_path, "manifest")
+    check_manifest(man, folder)
+    try:
+        game = get_game(man["game"])
+    except UserError as exc:
+        raise UserError(f"{folder}: damaged run folder: {exc}") from None
+    doc = read_json(agg_path, "aggregates file")
+    _need(isinstance(doc, dict) and "arrays" in doc, folder,
+          f"{AGGREGATES} has no statistics (arrays)")
+    aggs = arrays_from_json(doc["arrays"], f"{agg_path}")
+    copy = folder / CONTENT_COPY
+    raw = read_regular(copy, CONTENT_LIMIT, "content copy") if copy.exists() else None
+    if raw is None:
+        raise UserError(f"{folder}: damaged run folder: {CONTENT_COPY} is missing")
+    if sha256(raw) != man["content"]["sha256"]:
+        raise UserError(f"{copy} does not match the manifest (its sha256 is "
+                        f"{sha256(raw)[:12]}, the run used {man['content']['sha256'][:12]}): "
+                        f"the content file was edited or swapped after the run")
+    try:
+        content = game.load_content(copy)
+        for s in man["seats"]:
+            game.check_policy(s)
+        rules = game.resolve_rules([f"{k}={v}" for k, v in man["rules"].items()])
+        _need(rules == man["rules"], folder, "rules do not name every rule option")
+        game.check_players(man["players"])
+        prep = game.prepare(content, man["players"], tuple(man["seats"]), rules)
+    except UserError as exc:
+        raise UserError(f"{folder}: damaged run folder: {exc}") from None
+    expected = game.new_aggregates(prep)
+    players = man["players"]
+    if man.get("mirror"):
+        expected["mirror_seat"] = np.zeros((players, players + 1), np.int64)
+        expected["mirror_player"] = np.zeros((players, players + 1), np.int64)
+    setup = f"{game.name} with {players} players"
+    check_shapes(aggs, expected, str(agg_path), setup)
+    check_counts(game, aggs, players, man["playouts"] * (players if man.get("mirror") else 1),
+                 str(agg_path))
+    return LoadedRun(man, aggs, game, content)
 
 
 def load_finished(folder: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """(manifest, aggregates) of a finished run folder, or a UserError saying what is wrong."""
-    if not folder.is_dir():
-        raise UserError(f"{folder} is not a folder")
-    man, agg = folder / MANIFEST, folder / AGGREGATES
-    if not man.exists() or not agg.exists():
-        raise UserError(f"{folder} is not a finished run folder (no {MANIFEST} or {AGGREGATES})")
-    try:
-        return json.loads(man.read_text(encoding="utf-8")), load_aggregates(agg)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise UserError(f"{folder}: damaged run files ({exc})") from None
+    """(manifest, aggregates) of a finished run folder whose files agree with its manifest
+    (load_run), or a UserError saying what is wrong."""
+    run = load_run(folder)
+    return run.manifest, run.aggs
+
+
+def digest(doc: dict[str, Any]) -> str:
+    """SHA-256 of a JSON document's content (key order ignored)."""
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

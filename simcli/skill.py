@@ -20,6 +20,7 @@ from simcli import engine
 from simcli.errors import UserError
 from simcli.games.base import Game
 from simcli.registry import get_game
+from simcli.run import TARGET_CHUNK_S, probe_seconds
 
 BASELINE = "random"
 
@@ -61,7 +62,10 @@ def skill_gap(game: Game, policy: str, players: int, n: int, seed: int, threads:
     def done(_chunk, part) -> None:
         counts[:] += part
 
-    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
+    per_seed = probe_seconds(lambda first, count: skill_task(game.name, preps, base, seed,
+                                                             first, count))
+    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads)),
+                      int(TARGET_CHUNK_S / per_seed)))  # short chunks: Ctrl-C stays quick
     engine.run_chunks(engine.plan(n, size),
                       lambda c: skill_task(game.name, preps, base, seed, c.first, c.count),
                       done, threads, progress)

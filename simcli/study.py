@@ -13,7 +13,7 @@ from simcli import __version__, engine
 from simcli.analysis import core_of, metrics_of
 from simcli.errors import UserError
 from simcli.registry import GAMES, get_game
-from simcli.run import build_config, run_game
+from simcli.run import build_config, check_seed, check_target_ci, run_game
 from simcli.runfolder import RunFolder, load_finished, write_json
 from simcli.skill import skill_table
 
@@ -26,14 +26,29 @@ QUICK_SKILL_SEEDS = 1_000
 def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | None,
                  games: list[str] | None, seed: int, threads: int | None,
                  progress: engine.Progress | None = None) -> tuple[Path, list[dict]]:
-    """Run every game (or those named) to the target precision; write the combined report."""
-    names = [get_game(g).name for g in games] if games else list(GAMES)
-    target = target_ci or (QUICK_TARGET if quick else DEFAULT_TARGET)
-    if not 0 < target < 0.5:
-        raise UserError(f"--target-ci must be between 0 and 0.5, not {target}")
+    """Run every game (or those named) to the target precision; write the combined report.
+
+    Everything is checked before any folder is made: the games (an empty list is refused,
+    not read as every game), the target (0 or below would never be reached), the seed."""
+    if games is not None:
+        if not [g for g in games if g]:
+            raise UserError("--games names no game; give a comma-separated list such as "
+                            f"{','.join(list(GAMES)[:2])}, or leave --games out for every game")
+        names = [get_game(g).name for g in games]
+        twice = sorted({g for g in names if names.count(g) > 1})
+        if twice:
+            raise UserError(f"--games names {twice[0]} twice")
+    else:
+        names = list(GAMES)
+    check_target_ci(target_ci)
+    target = target_ci if target_ci is not None else (QUICK_TARGET if quick else DEFAULT_TARGET)
+    check_seed(seed)
+    if threads is not None and threads <= 0:
+        raise UserError(f"--threads must be positive, not {threads}")
     if out is None:
         out = Path("runs") / f"study-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
     folder = RunFolder(out, force)
+    folder.create()
     t0 = time.perf_counter()
     entries = []
     try:

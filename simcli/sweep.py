@@ -14,7 +14,7 @@ import polars as pl
 
 from reports import charts as C
 from reports.compare import difference, flag
-from reports.render import markdown_table
+from reports.render import markdown_table, md_text, write_csv
 from simcli import __version__, engine
 from simcli.analysis import metrics_of
 from simcli.errors import UserError
@@ -130,12 +130,15 @@ def run_sweep(game_name: str, vary: list[str], *, n: int | None, seed: int,
     if out is None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         out = Path("runs") / f"sweep-{game.name}-{stamp}"
+    preps = []
+    for cfg in configs:  # every cell's content and setup checked before any folder is made
+        c = game.load_content(game.content_path(cfg.content))
+        preps.append(game.prepare(c, cfg.players, cfg.seats, cfg.rules))
     folder = RunFolder(out, force)
+    folder.create()
     try:
         frames = []
-        for i, (cell, cfg) in enumerate(zip(grid, configs, strict=True)):
-            c = game.load_content(game.content_path(cfg.content))
-            prep = game.prepare(c, cfg.players, cfg.seats, cfg.rules)
+        for i, (cell, cfg, prep) in enumerate(zip(grid, configs, preps, strict=True)):
             aggs, _, _ = play(game, prep, cfg, progress, None)
             m = metrics_of(game, aggs, cfg.players)
             frames.append(m.with_columns(pl.lit(i).alias("cell"), pl.lit(label(cell))
@@ -180,9 +183,9 @@ def _with_differences(frames: list[pl.DataFrame]) -> pl.DataFrame:
 def _write(folder: Path, table: pl.DataFrame, axes: list[Axis], grid: list[dict],
            manifest: dict) -> None:
     table.write_parquet(folder / "sweep.parquet")
-    table.write_csv(folder / "sweep.csv")
+    write_csv(table, folder / "sweep.csv")
     wide = table.pivot(on="metric", index=["cell", "label"], values="value")
-    wide.write_csv(folder / "sweep_wide.csv")
+    write_csv(wide, folder / "sweep_wide.csv")
     charts = folder / "charts"
     charts.mkdir()
     drawn = []
@@ -217,15 +220,16 @@ def _write(folder: Path, table: pl.DataFrame, axes: list[Axis], grid: list[dict]
     head = table.filter(pl.col("metric").is_in(list(HEADLINE))).select(
         "cell", "label", "metric", "value", "ci_low", "ci_high", "n", "diff", "p_adjusted",
         "flag")
+    axes_text = md_text(", ".join(f"{a.name}: {list(a.values)}" for a in axes))
     lines = [f"# Sweep: {manifest['game']}", "",
-             f"- Cells: {len(grid)} ({', '.join(f'{a.name}: {list(a.values)}' for a in axes)})",
+             f"- Cells: {len(grid)} ({axes_text})",
              f"- Playouts per cell: {manifest['playouts_per_cell']:,}, seed {manifest['seed']}",
              f"- simcli {manifest['tool_version']}", "",
              "Differences are against cell 0 with 95% intervals; flags use Holm-adjusted "
              "p-values across every cell and metric (99% level). Every metric of every cell "
              "is in sweep.csv / sweep.parquet.", "", "## Charts", ""]
     for rel, caption in drawn:
-        lines += [f"![{caption}]({rel})", "", f"*{caption}*", ""]
+        lines += [f"![{md_text(caption)}]({rel})", "", f"*{md_text(caption)}*", ""]
     lines += ["## Headline metrics", "", markdown_table(head), ""]
     (folder / "report.md").write_text("\n".join(lines), encoding="utf-8")
     write_json(folder / "manifest.json", manifest)

@@ -162,6 +162,7 @@ def test_a_folder_that_appears_during_the_run_is_not_replaced(tmp_path):
 
     final = tmp_path / "race"
     folder = RunFolder(final, force=False)
+    folder.create()
     (folder.path / "manifest.json").write_text('{"tool": "simcli"}')
     final.mkdir()  # another run committed first
     (final / "manifest.json").write_text('{"tool": "simcli", "winner": "first"}')

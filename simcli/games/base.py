@@ -146,11 +146,12 @@ def read_content(path: Path, game: str) -> tuple[dict[str, Any], bytes, str, dic
 
 
 def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
-    """Parse a TOML file; unreadable or malformed files raise UserError naming the line."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"cannot read content file {path}: {exc.strerror or exc}") from None
+    """Parse a TOML file; unreadable or malformed files raise UserError naming the line. Only
+    an ordinary file of at most 8 MiB (runfolder.CONTENT_LIMIT) is read: a FIFO, a device
+    (/dev/zero) or a folder is refused at once, never waited on or read without end."""
+    from simcli.runfolder import CONTENT_LIMIT, read_regular
+
+    raw = read_regular(Path(path), CONTENT_LIMIT, "content file")
     try:
         return tomllib.loads(raw.decode("utf-8")), raw
     except UnicodeDecodeError:
