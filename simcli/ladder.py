@@ -127,6 +127,7 @@ def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: i
         out = Path("runs") / f"ladder-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
     folder = RunFolder(out, force)
     try:
+        folder.create()
         t0 = time.perf_counter()
         pairings = [play_pairing(game, loaded, chosen, players, a, b, names, n, seed, threads,
                                  progress)

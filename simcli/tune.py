@@ -260,6 +260,7 @@ def run_tune(game_name: str, params: list[str], objective: str, *, players: int 
         out = Path("runs") / f"tune-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
     folder = RunFolder(out, force)
     try:
+        folder.create()
         t0 = time.perf_counter()
         trace, spent, alive, size, rnd = [], 0, list(cands), n0, 0
         while True:

@@ -163,6 +163,7 @@ def run_value(game_name: str, *, players: int | None, policy: str | None, n: int
         out = Path("runs") / f"value-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
     folder = RunFolder(out, force)
     try:
+        folder.create()
         t0 = time.perf_counter()
         base = won_matrix(game, prep, seed, n, threads, None, progress)
         restricted, removal = [], []
