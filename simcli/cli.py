@@ -629,6 +629,166 @@ def sweep(
 
 
 @app.command()
+def ladder(
+    game: Annotated[str, typer.Argument(help="Game to rate policies in.")],
+    policies: Annotated[str, typer.Option("--policies", help="Comma-separated policies, "
+                                          "random included (the anchor at 0), e.g. "
+                                          "random,greedy,mcts:100,mcts:1000.")],
+    n: Annotated[int | None, typer.Option("-n", help="Deals per pairing (each played once "
+                                          "per seat rotation) and self-play games per "
+                                          "policy. Default: the game's default / 50.")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Players. Default: "
+                                                "the game's default.")] = None,
+    rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule option "
+                                                   "name=value.")] = None,
+    content: Annotated[str | None, typer.Option("--content", help="Content name or "
+                                                "path.")] = None,
+    seed: Annotated[int, seed_option()] = 1,
+    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
+                                                "Default: all cores.")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Ladder folder. "
+                                                 "Default: runs/ladder-GAME-TIMESTAMP.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the folder if simcli "
+                                        "wrote it.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    yes: Annotated[bool, _yes_option()] = False,
+) -> None:
+    """Rate policies against each other (Elo, random = 0) and show the game's balance at
+    each level of play."""
+    from simcli.ladder import run_ladder, tables, trend
+
+    if n is not None and not 0 < n <= MAX_PLAYOUT:
+        raise UserError(f"-n must be a positive number of deals up to 2**62, not {n}")
+    with _time_limit(yes):
+        res = run_ladder(game, policies.split(","), n=n, players=players, seed=seed,
+                         threads=threads, rules=rule or [], content=content, out=out_dir,
+                         force=force, progress=RichProgress("ladder", enabled=not quiet))
+    rt, bt = tables(res.ratings, res.balance)
+    if as_json:
+        out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
+                                    "ratings": rt.to_dicts(), "balance": bt.to_dicts(),
+                                    "balance_vs_skill": trend(bt)}))
+        return
+    table = _table(f"ladder of {res.manifest['game']}", ("policy", "Elo", "95% interval",
+                                                          "balance", "flagged seats"))
+    interval = {r["policy"]: (r["ci_low"], r["ci_high"]) for r in rt.iter_rows(named=True)}
+    for r in bt.sort("elo", descending=True).iter_rows(named=True):
+        lo, hi = interval[r["policy"]]
+        _row(table, (r["policy"], f"{r['elo']:+.0f}", f"{lo:+.0f} to {hi:+.0f}",
+                     f"{r['balance']:.3f}", r["flagged_seats"] or "none"))
+    out.print(table)
+    out.print(trend(bt), highlight=False, markup=False, soft_wrap=True)
+    out.print(f"Ladder: {res.folder / 'report.md'}", highlight=False, markup=False)
+
+
+@app.command()
+def value(
+    game: Annotated[str, typer.Argument(help="Game whose options to value.")],
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Players. Default: "
+                                                "the game's default.")] = None,
+    policy: Annotated[str | None, typer.Option("--policy", help="Policy on every seat. "
+                                               "Default: the game's default.")] = None,
+    n: Annotated[int | None, typer.Option("-n", help="Playouts per run. Default: the "
+                                          "game's own (sized for under 2 minutes).")] = None,
+    rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule option "
+                                                   "name=value.")] = None,
+    content: Annotated[str | None, typer.Option("--content", help="Content name or "
+                                                "path.")] = None,
+    seed: Annotated[int, seed_option()] = 1,
+    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
+                                                "Default: all cores.")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Folder. Default: "
+                                                 "runs/value-GAME-TIMESTAMP.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the folder if simcli "
+                                        "wrote it.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    yes: Annotated[bool, _yes_option()] = False,
+) -> None:
+    """What each card, ability and optional action is worth: the win rate lost by a player
+    denied it on the same seeds, and the effect of removing it from the game."""
+    from simcli.value import run_value
+
+    if n is not None and not 0 < n <= MAX_PLAYOUT:
+        raise UserError(f"-n must be a positive number of playouts up to 2**62, not {n}")
+    with _time_limit(yes):
+        res = run_value(game, players=players, policy=policy, n=n, seed=seed, threads=threads,
+                        rules=rule or [], content=content, out=out_dir, force=force,
+                        progress=RichProgress("value", enabled=not quiet))
+    if as_json:
+        out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
+                                    "restricted": res.restricted.to_dicts(),
+                                    "removal": res.removal.to_dicts()}))
+        return
+    table = _table(f"value of options in {res.manifest['game']} (all seats)",
+                   ("option", "value (points)", "95% interval", "verdict"))
+    overall = res.restricted.filter(pl.col("seat") == "overall").sort("value",
+                                                                      descending=True)
+    for r in overall.iter_rows(named=True):
+        _row(table, (r["option"], f"{100 * r['value']:+.1f}",
+                     f"{100 * r['ci_low']:+.1f} to {100 * r['ci_high']:+.1f}", r["verdict"]))
+    out.print(table)
+    out.print(f"Value: {res.folder / 'report.md'}", highlight=False, markup=False)
+
+
+@app.command()
+def tune(
+    game: Annotated[str, typer.Argument(help="Game to tune.")],
+    param: Annotated[list[str], typer.Option("--param", help="PATH=LOW..HIGH or "
+                                             "PATH=a,b,c: a content path (e.g. "
+                                             "'roster.samurai[Kalia Cindertrap].power') or "
+                                             "rule.NAME. Repeat for several.")],
+    objective: Annotated[str, typer.Option("--objective", help="'balance' (highest balance "
+                                           "index) or METRIC=TARGET (e.g. "
+                                           "win_rate.seat1=0.25).")] = "balance",
+    players: Annotated[int | None, typer.Option("--players", "-p", help="Players. Default: "
+                                                "the game's default.")] = None,
+    policy: Annotated[str | None, typer.Option("--policy", help="Policy on every seat.")] = None,
+    rule: Annotated[list[str] | None, typer.Option("--rule", help="Fixed rule option "
+                                                   "name=value.")] = None,
+    content: Annotated[str | None, typer.Option("--content", help="Content to start from "
+                                                "(name or path).")] = None,
+    n: Annotated[int | None, typer.Option("-n", help="Playouts per candidate in the first "
+                                          "round (doubling each round).")] = None,
+    budget: Annotated[int | None, typer.Option("--budget", help="Playouts the search may "
+                                               "spend. Default: 200 x n.")] = None,
+    seed: Annotated[int, seed_option()] = 1,
+    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
+                                                "Default: all cores.")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Folder. Default: "
+                                                 "runs/tune-GAME-TIMESTAMP.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the folder if simcli "
+                                        "wrote it.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    yes: Annotated[bool, _yes_option()] = False,
+) -> None:
+    """Search content numbers or rule options for the setting that best meets an
+    objective (successive halving on common seeds, then a confirmation run)."""
+    from simcli.tune import run_tune
+
+    for name, v in (("-n", n), ("--budget", budget)):
+        if v is not None and not 0 < v <= MAX_PLAYOUT:
+            raise UserError(f"{name} must be a positive number of playouts, not {v}")
+    with _time_limit(yes):
+        res = run_tune(game, param, objective, players=players, policy=policy,
+                       rules=rule or [], content=content, n=n, budget=budget, seed=seed,
+                       threads=threads, out=out_dir, force=force,
+                       progress=RichProgress("tune", enabled=not quiet))
+    if as_json:
+        out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
+                                    "confirm": res.confirm, "trace": res.table.to_dicts()}))
+        return
+    c = res.confirm
+    out.print(f"Best: {c['setting']} -> {c['metric']} = {c['value']:.4f} (95% CI "
+              f"{c['ci_low']:.4f}-{c['ci_high']:.4f}) on {c['playouts']:,} fresh playouts",
+              highlight=False, markup=False, soft_wrap=True)
+    out.print(f"Content with the setting: {res.folder / 'best.toml'}; report: "
+              f"{res.folder / 'report.md'}", highlight=False, markup=False)
+
+
+@app.command()
 def check(
     spec: Annotated[Path, typer.Argument(help="A TOML file of [[assert]] tables (see "
                                                "scripts/balance.example.toml).")],

@@ -1,0 +1,53 @@
+"""simcli ladder and simcli tune through the command line."""
+
+import json
+
+from typer.testing import CliRunner
+
+from simcli.cli import app
+
+runner = CliRunner()
+
+
+def test_ladder_rates_policies_and_shows_balance_by_policy(tmp_path):
+    out = tmp_path / "lad"
+    r = runner.invoke(app, ["ladder", "sixteen-samurai", "--policies", "random,greedy", "-n",
+                            "300", "--players", "3", "--out", str(out), "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    ratings = {x["policy"]: x for x in doc["ratings"]}
+    assert ratings["random"]["elo"] == 0.0
+    assert ratings["greedy"]["ci_low"] > 100  # greedy clearly beats random
+    assert {b["policy"] for b in doc["balance"]} == {"random", "greedy"}
+    assert "seat3" in doc["balance"][0] and doc["balance_vs_skill"]
+    for f in ("report.md", "report.html", "manifest.json", "tables/ratings.csv",
+              "tables/balance_by_policy.csv", "charts/ratings.png",
+              "charts/balance_vs_skill.png"):
+        assert (out / f).exists(), f
+    assert json.loads((out / "manifest.json").read_text())["kind"] == "ladder"
+
+
+def test_ladder_refuses_bad_policy_lists(tmp_path):
+    for policies, needle in (("greedy", "at least two"), ("greedy,greedy", "at least two"),
+                             ("greedy,nobody", "unknown policy"),
+                             ("greedy,mcts:x", "policy")):
+        r = runner.invoke(app, ["ladder", "sixteen-samurai", "--policies", policies,
+                                "--out", str(tmp_path / "x")])
+        assert r.exit_code == 2 and needle in r.stderr, (policies, r.output)
+        assert not (tmp_path / "x").exists()
+    r = runner.invoke(app, ["ladder", "sixteen-samurai", "--policies", "greedy,greedy,x"])
+    assert r.exit_code == 2
+
+
+def test_tune_command_writes_the_best_content(tmp_path):
+    out = tmp_path / "t"
+    r = runner.invoke(app, ["tune", "sixteen-samurai", "--param", "clan.size=9..11",
+                            "--objective", "duration.mean=20", "-p", "2", "-n", "200",
+                            "--out", str(out), "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["confirm"]["setting"].startswith("clan.size=")
+    assert (out / "best.toml").exists() and (out / "charts" / "trace.png").exists()
+    r = runner.invoke(app, ["tune", "sixteen-samurai", "--param", "clan.size=9..11",
+                            "--objective", "nonsense", "--out", str(tmp_path / "u")])
+    assert r.exit_code == 2 and not (tmp_path / "u").exists()
