@@ -23,13 +23,14 @@ N_ROW = 22
 @njit(**INTERNAL)
 def game_row(st, row):
     """A finished game's --save-games row."""
-    P = st.players[0]
-    row[R_WINNER] = st.winner[0]
-    row[R_SHARED_MASK] = st.win_mask[0]
-    row[R_TURNS] = st.turns[0]
-    row[R_END] = st.end[0]
-    row[R_PLACED] = st.nv[0]
-    row[R_SCORED] = st.scored[0]
+    P = st.cfg[0].players
+    c = st.cnt[0]
+    row[R_WINNER] = c.winner
+    row[R_SHARED_MASK] = c.win_mask
+    row[R_TURNS] = c.turns
+    row[R_END] = c.end
+    row[R_PLACED] = c.nv
+    row[R_SCORED] = c.scored
     for q in range(MAX_P):
         for s in range(N_SHAPES):
             row[R_MARKERS + q * 3 + s] = st.taken[q, s] if q < P else -1

@@ -15,7 +15,6 @@ frequencies (content, public). A player never chooses a card whose symbol its ro
 import numpy as np
 from numba import njit
 
-from kernels.config import INLINE
 from kernels.rng import below
 from kernels.samurai_card_game.rules import (
     CTZ4,
@@ -25,6 +24,7 @@ from kernels.samurai_card_game.rules import (
     N_SHAPES,
     PLAY,
     SAMURAI,
+    SPLICE,
     VS_FILL,
     card_action,
     opening_sides,
@@ -53,9 +53,9 @@ N_PF = 8
 def random_play(st, p, ban):
     """A uniformly chosen card among those not banned (all if every one is) on a uniformly
     chosen legal cell: the hand position first, then the cell, from p's own stream."""
-    state = st.rng[st.lane[p]]
-    hn = st.hand_n[p]
-    ok = 0
+    state = st.rng[st.seat[p].lane]
+    hn = st.seat[p].hand_n
+    ok = np.int64(0)
     for i in range(hn):
         ok += not ban[(st.hands[p, i] >> 2) & 3]
     if ok == 0 or ok == hn:
@@ -69,20 +69,20 @@ def random_play(st, p, ban):
                     hi = i
                     break
                 k -= 1
-    cell = np.int64(st.front[below(state, st.nf[0])])
+    cell = np.int64(st.front[below(state, st.cnt[0].nf)])
     return card_action(hi, cell)
 
 
 @njit(**HOT)
 def random_place(st, p):
     """The top village on a uniformly chosen open cell (one village at a time)."""
-    i = below(st.rng[st.lane[p]], st.n_open[0])
+    i = below(st.rng[st.seat[p].lane], st.cnt[0].n_open)
     return place_action(st.opens[i], np.int64(-1))
 
 
 # --- greedy: values -----------------------------------------------------------------------
 
-@njit(**INLINE)
+@njit(**HOT)
 def lead_value(m, cap):
     """A lead of m influence points, capped, as a share of one marker (-1..1)."""
     if m > cap:
@@ -92,7 +92,7 @@ def lead_value(m, cap):
     return m / cap
 
 
-@njit(**INLINE)
+@njit(**HOT)
 def own_and_rival(esum, x, p, P, s):
     """(p's influence, the best rival's) on shape s next to empty cell x."""
     # written out for the 4 seats: a loop over players gets vectorized into slow gathers
@@ -108,7 +108,7 @@ def own_and_rival(esum, x, p, P, s):
     return np.int64(esum[x, p * 3 + s]), riv
 
 
-@njit(**INLINE)
+@njit(**HOT)
 def lead_now(vsum, vi, p, P, s):
     """p's influence on shape s of village vi minus the best rival's."""
     # written out for the 4 seats: a loop over players gets vectorized into slow gathers
@@ -129,11 +129,11 @@ def shape_weights(st, p):
     """The value of one marker of each shape for player p (into st.fs): 1, plus the share
     of the shape's supply spent, plus a bonus when it decides domination."""
     pf = st.weights
-    supply = st.supply[0]
+    supply = st.cfg[0].supply
     for s in range(N_SHAPES):
         own = st.taken[p, s]
         riv = 0
-        for q in range(st.players[0]):
+        for q in range(st.cfg[0].players):
             if q != p and st.taken[q, s] > riv:
                 riv = st.taken[q, s]
         left = max(st.rem[s], 0)
@@ -162,7 +162,7 @@ def village_gain(esum, x, mask, p, P, fs, pf):
     return g
 
 
-@njit(**INLINE)
+@njit(**HOT)
 def card_values(out, row, nk, kadd, full, inv_cap, ha, hb, hc, wa, wb, wc, ma, mb, mc, la, lb,
                 lc):
     """The value of each distinct card in hand (kadd) played next to a village where the
@@ -189,7 +189,7 @@ def card_values(out, row, nk, kadd, full, inv_cap, ha, hb, hc, wa, wb, wc, ma, m
         out[row, k] = acc
 
 
-@njit(**INLINE)
+@njit(**HOT)
 def x_value(esum, x, p, P, fs, pf, top, unseen, nk, kadd, xtab, row):
     """The value, for each distinct card in hand, of a new village at empty cell x next to
     the card (into xtab[row, :nk]): the visible top village (`top`'s symbols), or with
@@ -225,7 +225,7 @@ def distinct_cards(st, p, ban):
     left out unless every card is banned."""
     hands = st.hands
     kpos = st.kpos
-    hn = st.hand_n[p]
+    hn = st.seat[p].hand_n
     allowed = False
     for i in range(hn):
         if not ban[(hands[p, i] >> 2) & 3]:
@@ -256,23 +256,23 @@ def distinct_cards(st, p, ban):
 def open_village_values(st, p, nk):
     """For every village not scored yet, the value of each distinct card played next to it
     (into st.vtab, one row per village)."""
-    P = st.players[0]
+    P = st.cfg[0].players
     pf = st.weights
     fs = st.fs
     vsum = st.vsum
     infl = pf[PF_INFL]
     inv_cap = 1.0 / pf[PF_CAP]
-    for i in range(st.nopen[0]):
-        vi = st.openv[i]
-        mask = st.vmask[vi]
+    for i in range(st.cnt[0].nopen):
+        vi = np.int64(st.openv[i])
+        mask = np.int64(st.vill[vi].mask)
         full = vsum[vi, VS_FILL] == 3
         # per shape: p's lead now (m), its weight (0: not on the village), lead value (l)
         ma = lead_now(vsum, vi, p, P, np.int64(0))
         mb = lead_now(vsum, vi, p, P, np.int64(1))
         mc = lead_now(vsum, vi, p, P, np.int64(2))
-        ha = mask & 1
-        hb = (mask >> 1) & 1
-        hc = (mask >> 2) & 1
+        ha = (mask & 1) != 0
+        hb = (mask & 2) != 0
+        hc = (mask & 4) != 0
         wa = fs[0] if full else fs[0] * infl
         wb = fs[1] if full else fs[1] * infl
         wc = fs[2] if full else fs[2] * infl
@@ -307,13 +307,14 @@ def greedy_move(st, p, ban):
     esum = st.esum
     pf = st.weights
     fs = st.fs
-    P = st.players[0]
+    P = st.cfg[0].players
     NV = st.vdeck.shape[0]
-    vtop = st.vtop[0]
+    vtop = st.cnt[0].vtop
     top = top_village(st, np.int64(0))
     keep = pf[PF_KEEP]
-    st.stamp[0] += 1
-    stamp = st.stamp[0]
+    cnt = st.cnt[0]
+    cnt.stamp += 1
+    stamp = cnt.stamp
     nk = distinct_cards(st, p, ban)
     open_village_values(st, p, nk)
     best = -1e300
@@ -327,7 +328,7 @@ def greedy_move(st, p, ban):
     o1 = offs[1]
     o2 = offs[2]
     o3 = offs[3]
-    for i in range(st.nf[0]):
+    for i in range(st.cnt[0].nf):
         c = np.int64(front[i])
         # what is next to c on each side (a village or nothing) and its row of vtab
         h0 = grid[np.uint64(c + o0)]
@@ -384,25 +385,17 @@ def greedy_move(st, p, ban):
 
 
 @njit(**HOT)
-def greedy_play(st, p, ban):
-    """Greedy's card play (see greedy_move), with this turn's shape weights."""
-    shape_weights(st, p)
-    hi, cell = greedy_move(st, p, ban)
-    return card_action(np.int64(hi), cell)
-
-
-@njit(**HOT)
 def greedy_place(st, p):
     """Where greedy puts village cards: with see-next the top village on the cell
     maximising its gain plus the next village's best gain on the cells left; with see-all
     every visible village (one per open cell) at the best assignment."""
     shape_weights(st, p)
-    P = st.players[0]
-    n = st.n_open[0]
+    P = st.cfg[0].players
+    n = st.cnt[0].n_open
     opens = st.opens
     gains = st.gains
     assign = st.assign
-    vtop = st.vtop[0]
+    vtop = st.cnt[0].vtop
     # at most two cells are ever open at once (a card touches a village on one side)
     nvis = min(visible_villages(st), n, 2)
     for j in range(nvis):
@@ -410,7 +403,7 @@ def greedy_place(st, p):
             gains[j, o] = village_gain(st.esum, opens[o], st.vdeck[vtop + j], p, P, st.fs,
                                        st.weights)
     best = -1e300
-    if not st.see_all[0]:
+    if not st.cfg[0].see_all:
         for o in range(n):
             t = gains[0, o]
             if nvis > 1:
@@ -441,17 +434,19 @@ def greedy_place(st, p):
     return place_action(opens[assign[0]], np.int64(-1))
 
 
-@njit(**HOT)
+@njit(**SPLICE)
 def choose(st, forbid):
     """The action the seat to act chooses under its policy; forbid[seat, option] bans
     playing cards of that symbol (rules.OPTIONS)."""
-    p = st.cur[0]
+    p = st.cnt[0].cur
     ban = forbid[p]
-    if st.phase[0] == PLAY:
-        if st.pol[p] == GREEDY:
-            return greedy_play(st, p, ban)
+    if st.cnt[0].phase == PLAY:
+        if st.seat[p].pol == GREEDY:
+            shape_weights(st, p)
+            hi, cell = greedy_move(st, p, ban)
+            return card_action(np.int64(hi), cell)
         return random_play(st, p, ban)
-    if st.pol[p] == GREEDY:
+    if st.seat[p].pol == GREEDY:
         return greedy_place(st, p)
     return random_place(st, p)
 

@@ -34,14 +34,16 @@ Options a player can be forbidden (`OPTIONS`, `option_of`): playing a card of ea
 symbol. Placing a village is never forbidden.
 """
 
+
 from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
 from kernels import events as ev
-from kernels.config import INLINE, NO_ALLOC
-from kernels.rng import new_states, rotation_lanes, seed_lanes, shuffle
+from kernels.config import NO_ALLOC
+from kernels.rng import new_state as new_stream
+from kernels.rng import rotation_lanes, seed_lanes, shuffle
 from kernels.samurai_card_game.stats import (
     MAX_P,
     N_LEN,
@@ -54,16 +56,16 @@ from kernels.samurai_card_game.stats import (
     WinBy,
 )
 
-# A State argument is some 80 arrays: passed between compiled functions as ~600 machine
-# words, and unboxed one by one from Python by an entry numba builds with every compiled
-# function (over a second of compile time each). So the functions taking a State have no
-# Python entry (INTERNAL), those on the per-decision path are inlined by LLVM (HOT: no
-# call, and no numba-level inlining, so compile time stays low), and Python (the handle,
-# the tests) calls them through the `py_*` entries at the end of each module, compiled only
-# when first called from Python (ENTRY).
-# TODO(config.py): these belong with the other flags once the redesign is merged.
+# Every function taking a State is compiled without a Python entry (INTERNAL: numba builds
+# one that unboxes each array of the State, over half a second of compile time each); those
+# on the per-decision path, and small helpers, are inlined by LLVM (HOT: no call, which
+# would pass the State as ~400 machine words, and no numba-level inlining, which compiles
+# slowly). Python (the handle, the tests) calls them through the `py_*` entries at the end
+# of each module (ENTRY), compiled only when first called from Python.
+# TODO(config.py): these belong with the other numba flags once the redesign is merged.
 INTERNAL = {**NO_ALLOC, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 HOT = {**INTERNAL, "forceinline": True}
+SPLICE = {**INTERNAL, "inline": "always"}
 ENTRY = NO_ALLOC
 
 # Symbols (the three marker shapes, then the wild samurai)
@@ -106,85 +108,97 @@ NIL = np.int64(0)
 EV_DEAL = np.int64(1)  # setup: the player is dealt card a
 EV_DECK = np.int64(2)  # setup: the village deck is shuffled, a cards
 EV_VILLAGE = np.int64(3)  # village card b (symbol mask) put on cell a, c village cards left
-EV_TOP = np.int64(4)  # chance: the next village card, mask a, is turned face up; b cards left
-EV_OPEN = np.int64(5)  # cell a opens for a village (b = 1: opened by a village placed this turn)
+EV_TOP = np.int64(4)  # chance: the next village card, mask a, is turned up; b cards left
+EV_OPEN = np.int64(5)  # cell a opens for a village (b = 1: by a village placed this turn)
 EV_UNFILLED = np.int64(6)  # open cell a stays empty: the village deck is out
 EV_SCORE = np.int64(7)  # village on cell a (mask b) is surrounded and scored
-EV_AWARD = np.int64(8)  # marker of shape a to seat b (influence c beats the rest); d left in supply
-EV_TIE = np.int64(9)  # shape a tied at influence b: no marker; c = 1 discarded; d left in supply
+EV_AWARD = np.int64(8)  # marker of shape a to seat b (influence c beats the rest); d left
+EV_TIE = np.int64(9)  # shape a tied at influence b: no marker; c = 1 discarded; d left
 EV_DRAW = np.int64(10)  # chance: the player draws card a from its deck, b cards left there
 EV_SKIP = np.int64(11)  # the player has no card left and is skipped
 EV_END = np.int64(12)  # the game ends: a = End bits
 EV_DOMINATE = np.int64(13)  # shape a dominated by seat b (-1: tied) with c markers
 EV_RESULT = np.int64(14)  # a = Outcome, b = winner (-1 none), c = winners' seat bits, d = WinBy
 
+# Records (numba reads and writes their fields by name: st.cnt[0].turns += 1)
+CFG = np.dtype([  # the run's parameters, read-only
+    ("players", np.int64),  # P, seats 0..P-1
+    ("hand_size", np.int64),  # cards in a full hand
+    ("supply", np.int64),  # markers of each shape at the start
+    ("see_all", np.int64),  # 1 with villages=see-all, 0 with see-next
+    ("tie_discard", np.int64),  # 1: a tied marker leaves the supply
+    ("chain", np.int64),  # 1: villages placed this turn open further cells
+    ("radius", np.int64),  # R: the grid is W x W with W = 2R + 1
+    ("heat_radius", np.int64),  # the heatmap covers |x|, |y| <= this
+])
+CNT = np.dtype([  # the game's counters
+    ("cur", np.int64),  # seat to act
+    ("phase", np.int64),  # PLAY or PLACE
+    ("over", np.int64),  # 1 once the game has ended
+    ("nf", np.int64),  # legal cells (in front)
+    ("nfill", np.int64),  # filled cells (in filled)
+    ("nv", np.int64),  # villages on the table
+    ("nopen", np.int64),  # villages not scored (in openv)
+    ("vtop", np.int64),  # village cards used: the next is vdeck[vtop]
+    ("turns", np.int64),  # cards played
+    ("scored", np.int64),  # villages scored
+    ("played", np.int64),  # the turn in progress: cell of the card played
+    ("n_open", np.int64),  # ... cells open now (in opens)
+    ("first_open", np.int64),  # ... cells the card opened when it landed
+    ("placed", np.int64),  # ... villages placed
+    ("unfilled", np.int64),  # ... open cells left empty (village deck out)
+    ("end", np.int64),  # once over: End bits
+    ("result", np.int64),  # ... Outcome
+    ("winner", np.int64),  # ... seat, -1 unless outright
+    ("win_mask", np.int64),  # ... bits of the winning seats
+    ("winby", np.int64),  # ... WinBy
+    ("subst0", np.int64),  # substitute markers counted before this game (statistics)
+    ("stamp", np.int64),  # greedy moves evaluated with this state (players' scratch)
+])
+SEAT = np.dtype([  # per seat
+    ("pol", np.int64),  # policy (players.RANDOM, players.GREEDY), read-only
+    ("lane", np.int64),  # stream lane (its deck and random choices), read-only
+    ("hand_n", np.int64),  # cards in hand
+    ("deck_n", np.int64),  # cards in its draw pile
+])
+VILL = np.dtype([  # per village on the table, in order of placement
+    ("cell", np.int32),
+    ("mask", np.int32),  # symbols: bit s = shows shape s
+    ("scored", np.int32),  # 1 once scored
+])
+
 State = namedtuple("State", (
     # --- the run's parameters (read-only) ---
-    "players",  # (1,) int64: P, seats 0..P-1
+    "cfg",  # (1,) CFG
     "setc",  # (NC,) int64: card codes of one player's set (owner bits 0)
-    "vmasks",  # (NV,) int64: the village deck in content order, bit s = shows shape s
-    "hand_size",  # (1,) int64: cards in a full hand
-    "supply",  # (1,) int64: markers of each shape at the start
-    "see_all",  # (1,) int64: 1 with villages=see-all, 0 with see-next
-    "tie_discard",  # (1,) int64: 1: a tied marker leaves the supply
-    "chain",  # (1,) int64: 1: villages placed this turn open further cells
-    "radius",  # (1,) int64: R, the grid is W x W with W = 2R + 1
-    "heat_radius",  # (1,) int64: the heatmap covers |x|, |y| <= this
+    "vmasks",  # (NV,) int64: the village deck in content order
     "offs",  # (4,) int64: cell offsets of the sides +x, -x, +y, -y
-    "pol",  # (MAX_P,) int64: policy of each seat (players.RANDOM, players.GREEDY)
-    "lane",  # (MAX_P,) int64: stream lane of each seat (its deck and random choices)
     "weights",  # (8,) float64: the greedy player's weights (players.PF_*)
     "rng",  # (MAX_P + 1, k) uint64: stream states; lane MAX_P shuffles the village deck
     # --- the position ---
-    "cur",  # (1,) int64: seat to act
-    "phase",  # (1,) int64: PLAY or PLACE
-    "over",  # (1,) int64: 1 once the game has ended
+    "cnt",  # (1,) CNT
+    "seat",  # (MAX_P,) SEAT
     "grid",  # (W * W,) int32: the board (see the module docstring)
     "fpos",  # (W * W,) int32: position of a legal cell in `front`, -1 if not legal
-    "front",  # (L,) int32: legal cells, the first nf
-    "nf",  # (1,) int64
-    "filled",  # (L,) int32: cells filled this game, in order, the first nfill
-    "nfill",  # (1,) int64
-    "vcell",  # (NVR,) int32: cell of village i (villages in order of placement)
-    "vmask",  # (NVR,) int32: symbol mask of village i
-    "vscored",  # (NVR,) int32: 1 once village i is scored
-    "nv",  # (1,) int64: villages on the table
-    "openv",  # (NVR,) int32: villages not scored yet, the first nopen (any order)
-    "nopen",  # (1,) int64
+    "front",  # (L,) int32: legal cells, the first cnt.nf
+    "filled",  # (L,) int32: cells filled this game, in order, the first cnt.nfill
+    "vill",  # (NVR,) VILL: villages on the table, the first cnt.nv
+    "openv",  # (NVR,) int32: villages not scored yet, the first cnt.nopen (any order)
     "vsum",  # (NVR, N_VS) int64: influence next to village i (see VS_*)
     "esum",  # (W * W, N_ES) int8: influence next to an empty village cell
-    "vdeck",  # (NV,) int64: the shuffled village deck, vdeck[vtop] on top
-    "vtop",  # (1,) int64: village cards used (the next is vdeck[vtop])
-    "hands",  # (MAX_P, hand_size + 1) int64: card codes in hand, the first hand_n[p]
-    "hand_n",  # (MAX_P,) int64
-    "decks",  # (MAX_P, NC) int64: draw piles, the next card at deck_n[p] - 1
-    "deck_n",  # (MAX_P,) int64
+    "vdeck",  # (NV,) int64: the shuffled village deck, vdeck[cnt.vtop] on top
+    "hands",  # (MAX_P, hand_size + 1) int64: card codes in hand, the first seat.hand_n
+    "decks",  # (MAX_P, NC) int64: draw piles, the next card at seat.deck_n - 1
     "taken",  # (MAX_P, 3) int64: markers taken per seat and shape
     "rem",  # (3,) int64: markers left per shape (negative: substitutes given)
-    "turns",  # (1,) int64: cards played
-    "scored",  # (1,) int64: villages scored
-    # --- the turn in progress ---
-    "played",  # (1,) int64: cell of the card played this turn
-    "opens",  # (8,) int64: open cells, the first n_open (4..7: scratch)
-    "n_open",  # (1,) int64
-    "first_open",  # (1,) int64: cells the card opened when it landed
-    "placed",  # (1,) int64: villages placed this turn
-    "unfilled",  # (1,) int64: open cells left empty this turn (village deck out)
+    "opens",  # (8,) int64: open cells, the first cnt.n_open (4..7: scratch)
     "wins3",  # (3,) int64: scratch of scoring: seat that took each shape (-1 tie)
-    # --- the result (once over) ---
-    "end",  # (1,) int64: End bits
-    "result",  # (1,) int64: Outcome
-    "winner",  # (1,) int64: seat, -1 unless outright
-    "win_mask",  # (1,) int64: bits of the winning seats
-    "winby",  # (1,) int64: WinBy
-    "dom",  # (3,) int64: seat dominating each shape, -1 tied
-    "ndom",  # (MAX_P,) int64: shapes each seat dominates
-    "subst0",  # (1,) int64: substitute markers counted before this game (statistics)
+    "dom",  # (3,) int64: once over, the seat dominating each shape (-1 tied)
+    "ndom",  # (MAX_P,) int64: once over, the shapes each seat dominates
     # --- the players' scratch (no game information; see players.py) ---
-    "stamp",  # (1,) int64: greedy moves evaluated with this state
     "fs",  # (3,) float64: value of one marker of each shape
     "vtab",  # (NVR + 1, K) float64: value of each distinct card next to each village
-    "xkey",  # (W * W,) int64: row of xtab for an empty village cell, by stamp
+    "xkey",  # (W * W,) int64: row of xtab for an empty village cell, by cnt.stamp
     "xtab",  # (6L, K) float64: value of each distinct card for a would-be village
     "kpos",  # (K,) int64: hand position of each distinct card
     "kadd",  # (K, 4) int64: its influence per shape, and its weight
@@ -212,65 +226,62 @@ def new_state(*, players: int, setc: np.ndarray, vmasks: np.ndarray, hand_size: 
     w = 2 * radius + 1
     ll = max(4 * nvr + 8, players * nc + nvr + 8)
     k = hand_size + 1
-    seat_pol, lane = rotation_lanes(players, np.asarray(policies, np.int64), rotation, MAX_P)
-
-    def one(v=0):
-        return np.full(1, v, np.int64)
-
+    cfg = np.zeros(1, CFG)
+    cfg[0] = (players, hand_size, supply, int(see_all), int(tie_discard), int(chain), radius,
+              heat_radius)
+    seat = np.zeros(MAX_P, SEAT)
+    seat["pol"], seat["lane"] = rotation_lanes(players, np.asarray(policies, np.int64),
+                                               rotation, MAX_P)
+    cnt = np.zeros(1, CNT)
+    cnt[0]["played"] = cnt[0]["winner"] = -1
     z = np.zeros
     return State(
-        players=one(players), setc=np.asarray(setc, np.int64).copy(),
-        vmasks=np.asarray(vmasks, np.int64).copy(), hand_size=one(hand_size),
-        supply=one(supply), see_all=one(int(see_all)), tie_discard=one(int(tie_discard)),
-        chain=one(int(chain)), radius=one(radius), heat_radius=one(heat_radius),
-        offs=np.array([1, -1, w, -w], np.int64), pol=seat_pol, lane=lane,
-        weights=np.asarray(weights, np.float64).copy(), rng=new_states(0, MAX_P + 1),
-        cur=one(), phase=one(), over=one(), grid=z(w * w, np.int32),
-        fpos=np.full(w * w, -1, np.int32), front=z(ll, np.int32), nf=one(),
-        filled=z(ll, np.int32), nfill=one(), vcell=z(nvr, np.int32), vmask=z(nvr, np.int32),
-        vscored=z(nvr, np.int32), nv=one(), openv=z(nvr, np.int32), nopen=one(),
-        vsum=z((nvr, N_VS), np.int64), esum=z((w * w, N_ES), np.int8),
-        vdeck=z(nv, np.int64), vtop=one(), hands=z((MAX_P, k), np.int64),
-        hand_n=z(MAX_P, np.int64), decks=z((MAX_P, nc), np.int64), deck_n=z(MAX_P, np.int64),
-        taken=z((MAX_P, N_SHAPES), np.int64), rem=z(N_SHAPES, np.int64), turns=one(),
-        scored=one(), played=one(-1), opens=z(8, np.int64), n_open=one(), first_open=one(),
-        placed=one(), unfilled=one(), wins3=z(N_SHAPES, np.int64), end=one(), result=one(),
-        winner=one(-1), win_mask=one(), winby=one(), dom=z(N_SHAPES, np.int64),
-        ndom=z(MAX_P, np.int64), subst0=one(), stamp=one(), fs=z(N_SHAPES),
+        cfg=cfg, setc=np.asarray(setc, np.int64).copy(),
+        vmasks=np.asarray(vmasks, np.int64).copy(), offs=np.array([1, -1, w, -w], np.int64),
+        weights=np.asarray(weights, np.float64).copy(),
+        # one stream per player and a shared one, each made by rng (keyed by setup)
+        rng=np.stack([new_stream(0) for _ in range(MAX_P + 1)]),
+        cnt=cnt, seat=seat, grid=z(w * w, np.int32), fpos=np.full(w * w, -1, np.int32),
+        front=z(ll, np.int32), filled=z(ll, np.int32), vill=z(nvr, VILL),
+        openv=z(nvr, np.int32), vsum=z((nvr, N_VS), np.int64), esum=z((w * w, N_ES), np.int8),
+        vdeck=z(nv, np.int64), hands=z((MAX_P, k), np.int64), decks=z((MAX_P, nc), np.int64),
+        taken=z((MAX_P, N_SHAPES), np.int64), rem=z(N_SHAPES, np.int64), opens=z(8, np.int64),
+        wins3=z(N_SHAPES, np.int64), dom=z(N_SHAPES, np.int64), ndom=z(MAX_P, np.int64),
+        fs=z(N_SHAPES),
         vtab=z((nvr + 1, k)), xkey=z(w * w, np.int64), xtab=z((6 * ll, k)),
         kpos=z(k, np.int64), kadd=z((k, 4), np.int64), kscore=z(k), gains=z((4, 4)),
-        assign=z(4, np.int64), log=z((log_capacity, ev.N_COLS), np.int64), log_n=one(),
-        aggs=aggs,
+        assign=z(4, np.int64), log=z((log_capacity, ev.N_COLS), np.int64),
+        log_n=z(1, np.int64), aggs=aggs,
     )
 
 
 # --- the board ----------------------------------------------------------------------------
 
-@njit(**INLINE)
-def frontier_add(fpos, front, nf, cell):
-    """Make an empty card cell legal (once)."""
+@njit(**HOT)
+def frontier_add(fpos, front, c, cell):
+    """Make an empty card cell legal (once); c is the counters record."""
     if fpos[cell] < 0:
-        n = nf[0]
+        n = c.nf
         front[n] = cell
         fpos[cell] = n
-        nf[0] = n + 1
+        c.nf = n + 1
 
 
 @njit(**HOT)
-def frontier_remove(fpos, front, nf, cell):
+def frontier_remove(fpos, front, c, cell):
     """Take a cell out of the legal list (swap with the last)."""
     i = fpos[cell]
     if i < 0:
         return
-    n = nf[0] - 1
+    n = c.nf - 1
     last = front[n]
     front[i] = last
     fpos[last] = i
     fpos[cell] = -1
-    nf[0] = n
+    c.nf = n
 
 
-@njit(**INLINE)
+@njit(**HOT)
 def add_influence(vsum, vi, code):
     """Count a card (code) next to village vi (or, in esum, next to empty cell vi)."""
     o = code & 3
@@ -288,26 +299,29 @@ def add_influence(vsum, vi, code):
 @njit(**HOT)
 def place_village(st, cell, mask):
     """Put a village card showing `mask` on an empty village cell."""
+    c = st.cnt[0]
     grid = st.grid
     vsum = st.vsum
-    vi = st.nv[0]
+    offs = st.offs
+    vi = c.nv
     grid[cell] = vi + 1
-    st.vmask[vi] = mask
-    st.vscored[vi] = 0
+    v = st.vill[vi]
+    v.cell = cell
+    v.mask = mask
+    v.scored = 0
     for k in range(N_VS):
         vsum[vi, k] = 0
-    st.vcell[vi] = cell
-    st.openv[st.nopen[0]] = vi
-    vsum[vi, VS_OPEN] = st.nopen[0]
-    st.nopen[0] += 1
-    st.nv[0] = vi + 1
-    st.filled[st.nfill[0]] = cell
-    st.nfill[0] += 1
+    st.openv[c.nopen] = vi
+    vsum[vi, VS_OPEN] = c.nopen
+    c.nopen += 1
+    c.nv = vi + 1
+    st.filled[c.nfill] = cell
+    c.nfill += 1
     for d in range(4):
-        n = cell + st.offs[d]
+        n = cell + offs[d]
         h = grid[n]
         if h == 0:
-            frontier_add(st.fpos, st.front, st.nf, n)
+            frontier_add(st.fpos, st.front, c, n)
         else:
             add_influence(vsum, vi, h - 1)
 
@@ -315,13 +329,15 @@ def place_village(st, cell, mask):
 @njit(**HOT)
 def place_card(st, cell, code):
     """Put a card (code with its owner) on a legal cell."""
+    c = st.cnt[0]
     grid = st.grid
+    offs = st.offs
     grid[cell] = code + 1
-    frontier_remove(st.fpos, st.front, st.nf, cell)
-    st.filled[st.nfill[0]] = cell
-    st.nfill[0] += 1
+    frontier_remove(st.fpos, st.front, c, cell)
+    st.filled[c.nfill] = cell
+    c.nfill += 1
     for d in range(4):
-        n = cell + st.offs[d]
+        n = cell + offs[d]
         h = grid[n]
         if h != 0:
             add_influence(st.vsum, h - 1, code)
@@ -332,26 +348,30 @@ def place_card(st, cell, code):
 @njit(**INTERNAL)
 def clear_board(st):
     """Empty every cell the last game touched and reset the counters of the board."""
+    c = st.cnt[0]
     grid = st.grid
     fpos = st.fpos
     esum = st.esum
-    for i in range(st.nfill[0]):
-        c = st.filled[i]
-        grid[c] = 0
-        fpos[c] = -1
+    offs = st.offs
+    filled = st.filled
+    for i in range(c.nfill):
+        x = filled[i]
+        grid[x] = 0
+        fpos[x] = -1
         for d in range(4):
-            n = c + st.offs[d]
+            n = x + offs[d]
             for k in range(N_ES):
                 esum[n, k] = 0
-    for i in range(st.nf[0]):
-        fpos[st.front[i]] = -1
-    st.nf[0] = 0
-    st.nfill[0] = 0
-    st.nv[0] = 0
-    st.nopen[0] = 0
+    front = st.front
+    for i in range(c.nf):
+        fpos[front[i]] = -1
+    c.nf = 0
+    c.nfill = 0
+    c.nv = 0
+    c.nopen = 0
 
 
-@njit(**INLINE)
+@njit(**HOT)
 def opening_sides(grid, c, o0, o1, o2, o3, p):
     """Bit e set: side e of a card of player p on cell c opens for a village.
 
@@ -385,12 +405,13 @@ def find_openings(st, c, p):
     """The empty village cells a card of player p on cell c opens, into st.opens (side
     order +x, -x, +y, -y); returns how many."""
     offs = st.offs
+    opens = st.opens
     fm = opening_sides(st.grid, c, offs[0], offs[1], offs[2], offs[3], p)
     n = 0
     while fm != 0:
         e = (CTZ4 >> (fm << 1)) & 3
         fm &= fm - 1
-        st.opens[n] = c + offs[e]
+        opens[n] = c + offs[e]
         n += 1
     return n
 
@@ -398,61 +419,63 @@ def find_openings(st, c, p):
 # --- scoring and the winner ---------------------------------------------------------------
 
 @njit(**HOT)
-def award(st, vi, s, t):
-    """Give the marker of shape s of village vi to the strict highest influence (st.wins3[s]:
-    the seat, or -1 on a tie); returns 1 if a marker was given."""
-    P = st.players[0]
-    misc = st.aggs.misc
-    best = -1
-    bq = -1
-    tie = False
-    for q in range(P):
-        x = st.vsum[vi, q * 3 + s]
-        if x > best:
-            best = x
-            bq = q
-            tie = False
-        elif x == best:
-            tie = True
-    misc[Misc.CONTESTS] += 1
-    if tie:
-        st.wins3[s] = -1
-        misc[Misc.TIES] += 1
-        discarded = 0
-        if st.tie_discard[0]:
-            if st.rem[s] > 0:
-                st.rem[s] -= 1
-                misc[Misc.DISCARDED] += 1
-                discarded = 1
-            else:
-                misc[Misc.TIED_OUT] += 1
-        ev.emit(st.log, st.log_n, t, NOBODY, EV_TIE, s, best, discarded, st.rem[s])
-        return 0
-    st.wins3[s] = bq
-    st.taken[bq, s] += 1
-    if st.rem[s] <= 0:
-        misc[Misc.SUBST] += 1
-    st.rem[s] -= 1
-    ev.emit(st.log, st.log_n, t, NOBODY, EV_AWARD, s, bq, best, st.rem[s])
-    return 1
-
-
-@njit(**HOT)
 def score_village(st, vi, cell):
-    """Score a surrounded village: each symbol's marker to the strict highest influence."""
-    t = st.turns[0] + 1
-    mask = st.vmask[vi]
+    """Score a surrounded village: each symbol's marker to the strict highest influence (a
+    tie gives it to nobody); statistics of the cards around it."""
+    c = st.cnt[0]
+    t = c.turns + 1
+    P = st.cfg[0].players
+    v = st.vill[vi]
+    mask = np.int64(v.mask)
+    vsum = st.vsum
+    rem = st.rem
     kinds = st.aggs.kinds
     misc = st.aggs.misc
-    ev.emit(st.log, st.log_n, t, NOBODY, EV_SCORE, cell, np.int64(mask), NIL, NIL)
+    wins3 = st.wins3
+    log = st.log
+    log_n = st.log_n
+    ev.emit(log, log_n, t, NOBODY, EV_SCORE, cell, mask, NIL, NIL)
     awarded = 0
     for s in range(N_SHAPES):
-        st.wins3[s] = -2
-        if (mask >> s) & 1:
-            awarded += award(st, vi, s, t)
-    wins3 = st.wins3
+        wins3[s] = -2
+        if (mask >> s) & 1 == 0:
+            continue
+        best = np.int64(-1)
+        bq = np.int64(-1)
+        tie = False
+        for q in range(P):
+            x = vsum[vi, q * 3 + s]
+            if x > best:
+                best = x
+                bq = q
+                tie = False
+            elif x == best:
+                tie = True
+        misc[Misc.CONTESTS] += 1
+        if tie:
+            wins3[s] = -1
+            misc[Misc.TIES] += 1
+            discarded = np.int64(0)
+            if st.cfg[0].tie_discard:
+                if rem[s] > 0:
+                    rem[s] -= 1
+                    misc[Misc.DISCARDED] += 1
+                    discarded = np.int64(1)
+                else:
+                    misc[Misc.TIED_OUT] += 1
+            ev.emit(log, log_n, t, NOBODY, EV_TIE, s, best, discarded, rem[s])
+        else:
+            wins3[s] = bq
+            awarded += 1
+            st.taken[bq, s] += 1
+            if rem[s] <= 0:
+                misc[Misc.SUBST] += 1
+            rem[s] -= 1
+            ev.emit(log, log_n, t, NOBODY, EV_AWARD, s, bq, best, rem[s])
+    grid = st.grid
+    offs = st.offs
     for d in range(4):
-        code = st.grid[cell + st.offs[d]] - 1
+        code = grid[cell + offs[d]] - 1
         o = code & 3
         sy = (code >> 2) & 3
         kind = code >> 8
@@ -461,22 +484,23 @@ def score_village(st, vi, cell):
         for s in range(N_SHAPES):
             if wins3[s] == o:
                 kinds[kind, KindStat.TOUCH_WON] += 1
-            if wins3[s] != -2 and (sy in (s, SAMURAI)):
+            if wins3[s] != -2 and ((sy == s) | (sy == SAMURAI)):
                 kinds[kind, KindStat.CONTESTS] += 1
                 if wins3[s] == o:
                     kinds[kind, KindStat.WON] += 1
-    st.vscored[vi] = 1
-    i = st.vsum[vi, VS_OPEN]
-    n = st.nopen[0] - 1
-    last = st.openv[n]
-    st.openv[i] = last
-    st.vsum[last, VS_OPEN] = i
-    st.nopen[0] = n
-    st.scored[0] += 1
+    v.scored = 1
+    openv = st.openv
+    i = vsum[vi, VS_OPEN]
+    n = c.nopen - 1
+    last = openv[n]
+    openv[i] = last
+    vsum[last, VS_OPEN] = i
+    c.nopen = n
+    c.scored += 1
     misc[Misc.SCORED] += 1
-    R = st.radius[0]
+    R = st.cfg[0].radius
     W = 2 * R + 1
-    HR = st.heat_radius[0]
+    HR = st.cfg[0].heat_radius
     x = cell % W - R
     y = cell // W - R
     if -HR <= x <= HR and -HR <= y <= HR:
@@ -548,23 +572,26 @@ def decide_winner(taken, P, dom, ndom):
 
 @njit(**INTERNAL)
 def game_over(st):
-    """The game has ended (st.end set): decide the winner, count the game's statistics."""
-    P = st.players[0]
+    """The game has ended (cnt.end set): decide the winner, count the game's statistics."""
+    c = st.cnt[0]
+    P = st.cfg[0].players
     a = st.aggs
-    t = st.turns[0]
-    st.over[0] = 1
-    ev.emit(st.log, st.log_n, t, NOBODY, EV_END, st.end[0], NIL, NIL, NIL)
-    res, winner, smask, how = decide_winner(st.taken, P, st.dom, st.ndom)
+    taken = st.taken
+    t = c.turns
+    c.over = 1
+    ev.emit(st.log, st.log_n, t, NOBODY, EV_END, c.end, NIL, NIL, NIL)
+    ndom = st.ndom
+    res, winner, smask, how = decide_winner(taken, P, st.dom, ndom)
     for s in range(N_SHAPES):
         d = st.dom[s]
-        ev.emit(st.log, st.log_n, t, NOBODY, EV_DOMINATE, s, d,
-                st.taken[d, s] if d >= 0 else NIL, NIL)
+        ev.emit(st.log, st.log_n, t, NOBODY, EV_DOMINATE, s, d, taken[d, s] if d >= 0 else NIL,
+                NIL)
     ev.emit(st.log, st.log_n, t, NOBODY, EV_RESULT, np.int64(res), winner, smask,
             np.int64(how))
-    st.result[0] = res
-    st.winner[0] = winner
-    st.win_mask[0] = smask
-    st.winby[0] = how
+    c.result = res
+    c.winner = winner
+    c.win_mask = smask
+    c.winby = how
     a.outcome[res] += 1
     a.winby[how] += 1
     if res == Outcome.OUTRIGHT:
@@ -574,27 +601,28 @@ def game_over(st):
             if (smask >> q) & 1:
                 a.shared[q] += 1
     for q in range(P):
-        if st.ndom[q] == 0:
+        nd = ndom[q]
+        if nd == 0:
             a.elim[q] += 1
-        a.domn[q, st.ndom[q]] += 1
+        a.domn[q, nd] += 1
         for s in range(N_SHAPES):
-            x = st.taken[q, s]
+            x = taken[q, s]
             a.markers[q, s, 0] += x
             a.markers[q, s, 1] += x * x
-    a.ends[st.end[0]] += 1
+    a.ends[c.end] += 1
     a.lengths[min(t, N_LEN - 1)] += 1
-    a.vhist[Placed.PLACED, min(st.nv[0], N_VH - 1)] += 1
-    a.vhist[Placed.SCORED, min(st.scored[0], N_VH - 1)] += 1
+    a.vhist[Placed.PLACED, min(c.nv, N_VH - 1)] += 1
+    a.vhist[Placed.SCORED, min(c.scored, N_VH - 1)] += 1
     a.misc[Misc.TURNS] += t
-    if a.misc[Misc.SUBST] > st.subst0[0]:
+    if a.misc[Misc.SUBST] > c.subst0:
         a.misc[Misc.SUBST_GAMES] += 1
     if res == Outcome.OUTRIGHT:
-        W = 2 * st.radius[0] + 1
-        for i in range(st.nfill[0]):
-            c = st.filled[i]
-            if (c % W + c // W) % 2 == 0:
+        W = 2 * st.cfg[0].radius + 1
+        for i in range(c.nfill):
+            x = st.filled[i]
+            if (x % W + x // W) % 2 == 0:
                 continue  # a village cell (x + y even)
-            code = st.grid[c] - 1
+            code = st.grid[x] - 1
             if code & 3 == winner:
                 a.kinds[code >> 8, KindStat.PLAY_WON] += 1
 
@@ -608,24 +636,26 @@ def setup(st, seed, playout):
     first village put at the centre; seat 1 (index 0) to act."""
     clear_board(st)
     seed_lanes(st.rng, seed, playout)
-    P = st.players[0]
+    cfg = st.cfg[0]
+    c = st.cnt[0]
+    P = cfg.players
     NC = st.setc.shape[0]
     NV = st.vdeck.shape[0]
-    hand_size = st.hand_size[0]
     for p in range(P):
+        sp = st.seat[p]
         deck = st.decks[p]
         for i in range(NC):
             deck[i] = st.setc[i] | p
-        shuffle(st.rng[st.lane[p]], deck, NC)
+        shuffle(st.rng[sp.lane], deck, NC)
         dn = NC
         hn = 0
-        while hn < hand_size and dn > 0:
+        while hn < cfg.hand_size and dn > 0:
             dn -= 1
             st.hands[p, hn] = deck[dn]
             hn += 1
             ev.emit(st.log, st.log_n, NIL, p, EV_DEAL, deck[dn], NIL, NIL, NIL)
-        st.deck_n[p] = dn
-        st.hand_n[p] = hn
+        sp.deck_n = dn
+        sp.hand_n = hn
         for s in range(N_SHAPES):
             st.taken[p, s] = 0
     for i in range(NV):
@@ -633,194 +663,195 @@ def setup(st, seed, playout):
     shuffle(st.rng[MAX_P], st.vdeck, NV)
     ev.emit(st.log, st.log_n, NIL, NOBODY, EV_DECK, NV, NIL, NIL, NIL)
     for s in range(N_SHAPES):
-        st.rem[s] = st.supply[0]
-    st.turns[0] = 0
-    st.scored[0] = 0
-    R = st.radius[0]
+        st.rem[s] = cfg.supply
+    c.turns = 0
+    c.scored = 0
+    R = cfg.radius
     centre = R * (2 * R + 1) + R
     place_village(st, centre, st.vdeck[0])
-    st.vtop[0] = 1
+    c.vtop = 1
     ev.emit(st.log, st.log_n, NIL, NOBODY, EV_VILLAGE, centre, st.vdeck[0], NV - 1, NIL)
     if NV > 1:
         ev.emit(st.log, st.log_n, NIL, NOBODY, EV_TOP, st.vdeck[1], NV - 1, NIL, NIL)
-    st.subst0[0] = st.aggs.misc[Misc.SUBST]
-    st.cur[0] = 0
-    st.phase[0] = PLAY
-    st.over[0] = 0
-    st.end[0] = 0
-    st.n_open[0] = 0
-    st.played[0] = -1
-    st.result[0] = Outcome.NONE
-    st.winner[0] = -1
-    st.win_mask[0] = 0
+    c.subst0 = st.aggs.misc[Misc.SUBST]
+    c.cur = 0
+    c.phase = PLAY
+    c.over = 0
+    c.end = 0
+    c.n_open = 0
+    c.played = -1
+    c.result = Outcome.NONE
+    c.winner = -1
+    c.win_mask = 0
+    c.winby = WinBy.NONE
 
 
 @njit(**HOT)
 def to_move(st):
     """The seat to act, -1 once the game is over."""
-    return -1 if st.over[0] else st.cur[0]
+    c = st.cnt[0]
+    return -1 if c.over else c.cur
 
 
-@njit(**HOT)
+@njit(**SPLICE)
 def is_over(st):
     """Whether the game has ended."""
-    return st.over[0] != 0
+    return st.cnt[0].over != 0
 
 
 @njit(**HOT)
-def next_seat(st):
-    """Pass the turn to the next seat holding cards (skipping the others); a seat with
-    cards and no legal cell ends the game (blocked)."""
-    P = st.players[0]
-    cur = (st.cur[0] + 1) % P
-    while st.hand_n[cur] == 0:
-        ev.emit(st.log, st.log_n, st.turns[0] + 1, cur, EV_SKIP, NIL, NIL, NIL, NIL)
-        cur = (cur + 1) % P
-    st.cur[0] = cur
-    if st.nf[0] == 0:
-        st.end[0] = End.BLOCKED
-        game_over(st)
-
-
-@njit(**HOT)
-def finish_turn(st):
-    """After the villages: score the surrounded villages next to the card, draw, and end
-    the game or pass the turn."""
-    p = st.cur[0]
-    cell = st.played[0]
+def end_turn(st):
+    """After the villages: score the surrounded villages next to the card, draw; then end
+    the game, or pass the turn to the next seat holding cards (a seat with cards and no
+    legal cell ends the game: blocked)."""
+    c = st.cnt[0]
+    p = c.cur
+    P = st.cfg[0].players
+    cell = c.played
     misc = st.aggs.misc
-    placed = st.placed[0]
-    opened = placed + st.unfilled[0]
+    seat = st.seat
+    placed = c.placed
+    opened = placed + c.unfilled
     if opened > 0:
         misc[Misc.OPEN1 + opened - 1] += 1
         misc[Misc.PLACED] += placed
-        misc[Misc.UNFILLED] += st.unfilled[0]
-        if opened > st.first_open[0]:
-            misc[Misc.CHAINED] += opened - st.first_open[0]
+        misc[Misc.UNFILLED] += c.unfilled
+        if opened > c.first_open:
+            misc[Misc.CHAINED] += opened - c.first_open
+    grid = st.grid
+    offs = st.offs
+    vsum = st.vsum
     for d in range(4):
-        c = cell + st.offs[d]
-        h = st.grid[c]
+        x = cell + offs[d]
+        h = grid[x]
         if h == 0:
             continue
         vi = h - 1
-        if st.vscored[vi] == 0 and st.vsum[vi, VS_FILL] == 4:
-            score_village(st, vi, c)
-    if st.deck_n[p] > 0:
-        st.deck_n[p] -= 1
-        code = st.decks[p, st.deck_n[p]]
-        st.hands[p, st.hand_n[p]] = code
-        st.hand_n[p] += 1
-        ev.emit(st.log, st.log_n, st.turns[0] + 1, p, EV_DRAW, code, st.deck_n[p], NIL, NIL)
-    st.turns[0] += 1
+        if st.vill[vi].scored == 0 and vsum[vi, VS_FILL] == 4:
+            score_village(st, vi, x)
+    sp = seat[p]
+    if sp.deck_n > 0:
+        sp.deck_n -= 1
+        code = st.decks[p, sp.deck_n]
+        st.hands[p, sp.hand_n] = code
+        sp.hand_n += 1
+        ev.emit(st.log, st.log_n, c.turns + 1, p, EV_DRAW, code, sp.deck_n, NIL, NIL)
+    c.turns += 1
     end = 0
     for s in range(N_SHAPES):
         if st.rem[s] <= 0:
             end |= End.MARKERS
-    if st.vtop[0] >= st.vdeck.shape[0]:
+    if c.vtop >= st.vdeck.shape[0]:
         end |= End.VILLAGES
     left = 0
-    for q in range(st.players[0]):
-        left += st.hand_n[q]
+    for q in range(P):
+        left += seat[q].hand_n
     if left == 0:
         end |= End.CARDS
+    if end == 0:
+        cur = (p + 1) % P
+        while seat[cur].hand_n == 0:
+            ev.emit(st.log, st.log_n, c.turns + 1, cur, EV_SKIP, NIL, NIL, NIL, NIL)
+            cur = (cur + 1) % P
+        c.cur = cur
+        if c.nf == 0:
+            end = End.BLOCKED
     if end:
-        st.end[0] = end
+        c.end = end
         game_over(st)
-    else:
-        next_seat(st)
-
-
-@njit(**HOT)
-def next_opening(st):
-    """After a card or a village lands: ask for the next village's cell, or (nothing open,
-    or the village deck out) finish the turn."""
-    n = st.n_open[0]
-    if n > 0 and st.vtop[0] >= st.vdeck.shape[0]:
-        st.unfilled[0] = n
-        for j in range(n):
-            ev.emit(st.log, st.log_n, st.turns[0] + 1, NOBODY, EV_UNFILLED, st.opens[j], NIL,
-                    NIL, NIL)
-        st.n_open[0] = 0
-        n = 0
-    if n > 0:
-        st.phase[0] = PLACE
-    else:
-        st.phase[0] = PLAY
-        finish_turn(st)
 
 
 @njit(**HOT)
 def play_card(st, hi, cell):
-    """The player to act plays the card at hand position hi on a legal cell."""
-    p = st.cur[0]
-    code = st.hands[p, hi]
-    n = st.hand_n[p] - 1
-    st.hands[p, hi] = st.hands[p, n]
-    st.hand_n[p] = n
+    """The player to act plays the card at hand position hi on a legal cell; the cells it
+    opens for villages go to st.opens."""
+    c = st.cnt[0]
+    p = c.cur
+    sp = st.seat[p]
+    hands = st.hands
+    code = hands[p, hi]
+    n = sp.hand_n - 1
+    hands[p, hi] = hands[p, n]
+    sp.hand_n = n
     place_card(st, cell, code)
     st.aggs.kinds[code >> 8, KindStat.PLAYED] += 1
-    st.played[0] = cell
+    c.played = cell
     n_open = find_openings(st, cell, p)
-    st.n_open[0] = n_open
-    st.first_open[0] = n_open
-    st.placed[0] = 0
-    st.unfilled[0] = 0
+    c.n_open = n_open
+    c.first_open = n_open
+    c.placed = 0
+    c.unfilled = 0
     for j in range(n_open):
-        ev.emit(st.log, st.log_n, st.turns[0] + 1, NOBODY, EV_OPEN, st.opens[j], NIL, NIL, NIL)
-    next_opening(st)
+        ev.emit(st.log, st.log_n, c.turns + 1, NOBODY, EV_OPEN, st.opens[j], NIL, NIL, NIL)
 
 
 @njit(**HOT)
 def place_villages(st, c1, c2):
     """The player to act puts the top village card on open cell c1 (and, c2 >= 0, the next
-    on c2); then the cells still open, or with chaining opened again, are asked for."""
-    p = st.cur[0]
-    t = st.turns[0] + 1
-    vtop = st.vtop[0]
-    NV = st.vdeck.shape[0]
-    place_village(st, c1, st.vdeck[vtop])
-    ev.emit(st.log, st.log_n, t, p, EV_VILLAGE, c1, st.vdeck[vtop], NV - vtop - 1, NIL)
+    on c2); st.opens keeps the cells still open, or with chaining those open again."""
+    c = st.cnt[0]
+    p = c.cur
+    t = c.turns + 1
+    vtop = c.vtop
+    vdeck = st.vdeck
+    log = st.log
+    log_n = st.log_n
+    NV = vdeck.shape[0]
+    place_village(st, c1, vdeck[vtop])
+    ev.emit(log, log_n, t, p, EV_VILLAGE, c1, vdeck[vtop], NV - vtop - 1, NIL)
     k = 1
     if c2 >= 0:
-        place_village(st, c2, st.vdeck[vtop + 1])
-        ev.emit(st.log, st.log_n, t, p, EV_VILLAGE, c2, st.vdeck[vtop + 1], NV - vtop - 2, NIL)
+        place_village(st, c2, vdeck[vtop + 1])
+        ev.emit(log, log_n, t, p, EV_VILLAGE, c2, vdeck[vtop + 1], NV - vtop - 2, NIL)
         k = 2
-    st.vtop[0] = vtop + k
+    c.vtop = vtop + k
     if vtop + k < NV:
-        ev.emit(st.log, st.log_n, t, NOBODY, EV_TOP, st.vdeck[vtop + k], NV - vtop - k, NIL,
-                NIL)
-    st.placed[0] += k
+        ev.emit(log, log_n, t, NOBODY, EV_TOP, vdeck[vtop + k], NV - vtop - k, NIL, NIL)
+    c.placed += k
     opens = st.opens
-    n_old = st.n_open[0]
-    if st.chain[0]:
+    n_old = c.n_open
+    if st.cfg[0].chain:
         for j in range(n_old):
             opens[4 + j] = opens[j]
-        n = find_openings(st, st.played[0], p)
+        n = find_openings(st, c.played, p)
         for j in range(n):
             new = True
             for i in range(n_old):
                 if opens[4 + i] == opens[j]:
                     new = False
             if new:
-                ev.emit(st.log, st.log_n, t, NOBODY, EV_OPEN, opens[j], np.int64(1), NIL, NIL)
+                ev.emit(log, log_n, t, NOBODY, EV_OPEN, opens[j], np.int64(1), NIL, NIL)
     else:
         n = 0
         for j in range(n_old):
             if st.grid[opens[j]] == 0:
                 opens[n] = opens[j]
                 n += 1
-    st.n_open[0] = n
-    next_opening(st)
+    c.n_open = n
 
 
-@njit(**HOT)
+@njit(**SPLICE)
 def apply(st, a):
     """The player to act takes legal action `a` (see the module docstring); the game goes
-    on to the next decision or the end."""
-    if st.phase[0] == PLAY:
+    on to the next decision (a village to place, or the next seat's card) or the end."""
+    c = st.cnt[0]
+    if c.phase == PLAY:
         play_card(st, a >> CELL_BITS, a & CELL_MASK)
     else:
         place_villages(st, a & CELL_MASK, ((a >> CELL_BITS) & CELL_MASK) - 1)
+    n = c.n_open
+    if n > 0 and c.vtop >= st.vdeck.shape[0]:
+        c.unfilled = n
+        for j in range(n):
+            ev.emit(st.log, st.log_n, c.turns + 1, NOBODY, EV_UNFILLED, st.opens[j], NIL, NIL,
+                    NIL)
+        c.n_open = 0
+        n = 0
+    if n > 0:
+        c.phase = PLACE
+    else:
+        c.phase = PLAY
+        end_turn(st)
 
 
 @njit(**INTERNAL)
@@ -830,25 +861,25 @@ def legal_actions(st, out):
     Card plays come hand position by hand position, each over the legal cells in the
     order of `front`; placements over the open cells in the order of `opens`, then (see-all)
     the pairs."""
-    if st.over[0]:
+    c = st.cnt[0]
+    if c.over:
         return 0
     n = 0
-    if st.phase[0] == PLAY:
-        p = st.cur[0]
-        for hi in range(st.hand_n[p]):
-            for i in range(st.nf[0]):
+    if c.phase == PLAY:
+        for hi in range(st.seat[c.cur].hand_n):
+            for i in range(c.nf):
                 out[n] = (hi << CELL_BITS) | st.front[i]
                 n += 1
         return n
-    n_open = st.n_open[0]
-    for j in range(n_open):
-        out[n] = PLACE_FLAG | st.opens[j]
+    opens = st.opens
+    for j in range(c.n_open):
+        out[n] = PLACE_FLAG | opens[j]
         n += 1
-    if st.see_all[0] and n_open >= 2 and st.vdeck.shape[0] - st.vtop[0] >= 2:
-        for j in range(n_open):
-            for k in range(n_open):
+    if st.cfg[0].see_all and c.n_open >= 2 and st.vdeck.shape[0] - c.vtop >= 2:
+        for j in range(c.n_open):
+            for k in range(c.n_open):
                 if k != j:
-                    out[n] = PLACE_FLAG | ((st.opens[k] + 1) << CELL_BITS) | st.opens[j]
+                    out[n] = PLACE_FLAG | ((opens[k] + 1) << CELL_BITS) | opens[j]
                     n += 1
     return n
 
@@ -869,9 +900,10 @@ def place_action(c1, c2):
 def option_of(st, a):
     """The option (index into OPTIONS) action `a` of the player to act uses: the symbol of
     the card played; -1 for a placement (never forbidden)."""
-    if st.phase[0] != PLAY:
+    c = st.cnt[0]
+    if c.phase != PLAY:
         return -1
-    return (st.hands[st.cur[0], a >> CELL_BITS] >> 2) & 3
+    return (st.hands[c.cur, a >> CELL_BITS] >> 2) & 3
 
 
 # --- what a player sees -------------------------------------------------------------------
@@ -879,11 +911,12 @@ def option_of(st, a):
 @njit(**HOT)
 def visible_villages(st):
     """How many village cards from the top of the deck the player to act sees."""
-    left = st.vdeck.shape[0] - st.vtop[0]
-    if st.phase[0] == PLAY:
+    c = st.cnt[0]
+    left = st.vdeck.shape[0] - c.vtop
+    if c.phase == PLAY:
         return min(1, left)
-    if st.see_all[0]:
-        return min(st.n_open[0], left)
+    if st.cfg[0].see_all:
+        return min(c.n_open, left)
     return min(2, left)
 
 
@@ -892,20 +925,21 @@ def top_village(st, j):
     """The symbol mask of the j-th visible village card (0: the top), -1 if not visible."""
     if j < 0 or j >= visible_villages(st):
         return -1
-    return st.vdeck[st.vtop[0] + j]
+    return st.vdeck[st.cnt[0].vtop + j]
 
 
 @njit(**INTERNAL)
 def outcome(st, out):
     """out[s] = 1.0 for every winning seat (outright, or each seat of a shared victory),
     else 0."""
+    c = st.cnt[0]
     for s in range(out.shape[0]):
         out[s] = 0.0
-    if st.result[0] == Outcome.OUTRIGHT:
-        out[st.winner[0]] = 1.0
-    elif st.result[0] == Outcome.SHARED:
-        for s in range(st.players[0]):
-            if (st.win_mask[0] >> s) & 1:
+    if c.result == Outcome.OUTRIGHT:
+        out[c.winner] = 1.0
+    elif c.result == Outcome.SHARED:
+        for s in range(st.cfg[0].players):
+            if (c.win_mask >> s) & 1:
                 out[s] = 1.0
 
 

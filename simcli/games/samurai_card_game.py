@@ -501,7 +501,8 @@ class SamuraiCardHandle(GameHandle):
     # --- hooks ---
     def current_player(self) -> int:
         """Seat (from 0) to act; -1 once the game is over."""
-        return -1 if self.st.over[0] else int(self.st.cur[0])
+        c = self.st.cnt[0]
+        return -1 if c["over"] else int(c["cur"])
 
     def _legal(self, out: np.ndarray) -> int:
         return int(krules.py_legal_actions(self.st, out))
@@ -514,11 +515,12 @@ class SamuraiCardHandle(GameHandle):
 
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return bool(self.st.over[0])
+        return bool(self.st.cnt[0]["over"])
 
     def turn(self) -> int:
         """The turn being played (cards played so far + 1), or the last once over."""
-        return int(self.st.turns[0]) + (0 if self.st.over[0] else 1)
+        c = self.st.cnt[0]
+        return int(c["turns"]) + (0 if c["over"] else 1)
 
     def row(self) -> dict[str, int]:
         """The finished game's --save-games row."""
@@ -529,18 +531,18 @@ class SamuraiCardHandle(GameHandle):
     def outcome(self) -> dict[str, Any]:
         """Winners (seats from 1), how the game was decided, its length and the markers."""
         st, n = self.st, self.prep.players
+        c = self.counters()
         won = np.zeros(kstats.MAX_P)
         krules.py_outcome(st, won)
         return {
             "winners": [s + 1 for s in range(n) if won[s]],
-            "outcome": OUTCOME_NAMES[Outcome(int(st.result[0]))],
-            "decided_by": WINBY_NAMES[WinBy(int(st.winby[0]))] if st.over[0] else None,
-            "turns": int(st.turns[0]),
-            "end": [name for name, bit in END_REASONS if int(st.end[0]) & bit],
-            "markers": {f"seat {q + 1}": {s: int(st.taken[q, i]) for i, s in enumerate(SHAPES)}
-                        for q in range(n)},
+            "outcome": OUTCOME_NAMES[Outcome(c["result"])],
+            "decided_by": WINBY_NAMES[WinBy(c["winby"])] if c["over"] else None,
+            "turns": c["turns"],
+            "end": [name for name, bit in END_REASONS if c["end"] & bit],
+            "markers": self._markers(),
             "dominates": {s: (int(st.dom[i]) + 1 if st.dom[i] >= 0 else None)
-                          for i, s in enumerate(SHAPES)} if st.over[0] else None,
+                          for i, s in enumerate(SHAPES)} if c["over"] else None,
         }
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -548,46 +550,48 @@ class SamuraiCardHandle(GameHandle):
         cards left in every hand and draw pile, markers taken and left, the visible village
         cards (more of them for the seat placing villages) and the cells open now."""
         st, n = self.st, self.prep.players
+        c = self.counters()
         cards, villages = [], []
-        for i in range(int(st.nfill[0])):
-            c = int(st.filled[i])
-            h = int(st.grid[c])
-            x, y = self.xy(c)
+        for i in range(c["nfill"]):
+            cell = int(st.filled[i])
+            h = int(st.grid[cell])
+            x, y = self.xy(cell)
             if (x + y) % 2:
                 cards.append({"at": (x, y), "seat": ((h - 1) & 3) + 1, "card": card_name(h - 1)})
             else:
-                villages.append({"at": (x, y), "symbols": village_name(int(st.vmask[h - 1])),
-                                 "scored": bool(st.vscored[h - 1])})
-        acting = player == self.current_player()
-        shown = int(krules.py_visible_villages(st)) if acting else min(
-            1, len(st.vdeck) - int(st.vtop[0]))
+                v = st.vill[h - 1]
+                villages.append({"at": (x, y), "symbols": village_name(int(v["mask"])),
+                                 "scored": bool(v["scored"])})
+        left = len(st.vdeck) - c["vtop"]
+        shown = (int(krules.py_visible_villages(st)) if player == self.current_player()
+                 else min(1, left))
+        placing = c["phase"] == krules.PLACE and not c["over"]
         return {
             "seat": player + 1,
-            "hand": [card_name(int(c)) for c in st.hands[player, :st.hand_n[player]]],
-            "cards_in_hand": [int(v) for v in st.hand_n[:n]],
-            "cards_in_deck": [int(v) for v in st.deck_n[:n]],
+            "hand": [card_name(int(code)) for code in
+                     st.hands[player, :st.seat[player]["hand_n"]]],
+            "cards_in_hand": [int(v) for v in st.seat["hand_n"][:n]],
+            "cards_in_deck": [int(v) for v in st.seat["deck_n"][:n]],
             "cards": cards, "villages": villages,
-            "legal_cells": sorted(self.xy(int(c)) for c in st.front[:st.nf[0]]),
-            "open_cells": [self.xy(int(c)) for c in st.opens[:st.n_open[0]]]
-            if st.phase[0] == krules.PLACE and not st.over[0] else [],
-            "visible_villages": [village_name(int(st.vdeck[st.vtop[0] + j]))
+            "legal_cells": sorted(self.xy(int(x)) for x in st.front[:c["nf"]]),
+            "open_cells": [self.xy(int(x)) for x in st.opens[:c["n_open"]]] if placing else [],
+            "visible_villages": [village_name(int(st.vdeck[c["vtop"] + j]))
                                  for j in range(shown)],
-            "village_cards_left": len(st.vdeck) - int(st.vtop[0]),
-            "markers": {f"seat {q + 1}": {s: int(st.taken[q, i]) for i, s in enumerate(SHAPES)}
-                        for q in range(n)},
+            "village_cards_left": left,
+            "markers": self._markers(),
             "supply": {s: int(st.rem[i]) for i, s in enumerate(SHAPES)},
         }
 
     def describe_action(self, action: int) -> str:
         """'plays rice 3 at (1, 0)', 'puts the helmet+rice village at (1, 1)' ..."""
         st = self.st
+        c = self.counters()
         c1 = action & krules.CELL_MASK
-        if st.phase[0] == krules.PLAY:
+        if c["phase"] == krules.PLAY:
             hi = action >> krules.CELL_BITS
-            card = card_name(int(st.hands[st.cur[0], hi]))
-            return f"plays {card} at {self.xy(c1)}"
+            return f"plays {card_name(int(st.hands[c['cur'], hi]))} at {self.xy(c1)}"
         c2 = ((action >> krules.CELL_BITS) & krules.CELL_MASK) - 1
-        vtop = int(st.vtop[0])
+        vtop = c["vtop"]
         said = f"puts the {village_name(int(st.vdeck[vtop]))} village at {self.xy(c1)}"
         if c2 >= 0:
             said += f" and the {village_name(int(st.vdeck[vtop + 1]))} one at {self.xy(c2)}"
@@ -628,6 +632,15 @@ class SamuraiCardHandle(GameHandle):
         return name, say()
 
     # --- helpers ---
+    def counters(self) -> dict[str, int]:
+        """The game's counters (rules.CNT) by name."""
+        c = self.st.cnt[0]
+        return {name: int(c[name]) for name in krules.CNT.names}
+
+    def _markers(self) -> dict[str, dict[str, int]]:
+        return {f"seat {q + 1}": {s: int(self.st.taken[q, i]) for i, s in enumerate(SHAPES)}
+                for q in range(self.prep.players)}
+
     def xy(self, cell: int) -> tuple[int, int]:
         """(x, y) of a board cell, the first village at (0, 0)."""
         r = self.prep.radius
