@@ -486,10 +486,12 @@ class SamuraiCardHandle(GameHandle):
     """One game of Samurai: The Card Game, driven step by step through its kernels."""
 
     def __init__(self, game: SamuraiCardGame, prep: Prepared, seed: int, playout: int,
-                 rotation: int = 0, log_capacity: int = LOG_CAPACITY) -> None:
+                 rotation: int = 0, log_capacity: int = LOG_CAPACITY, room: int = 0) -> None:
+        """Playout `playout` of the run keyed by `seed`, after setup; `room` adds rows for
+        villages put on the board by hand (tests)."""
         self.prep = prep
         self.aggs = game.new_aggregates(prep)
-        self.st = new_state(prep, self.aggs, rotation, log_capacity)
+        self.st = new_state(prep, self.aggs, rotation, log_capacity, room)
         self.log_buf = self.st.log
         self.log_n = self.st.log_n
         self.forbid = no_forbidden()
