@@ -139,7 +139,7 @@ def decide(taken):
     t[: len(taken)] = taken
     dom = np.zeros(3, np.int64)
     ndom = np.zeros(4, np.int64)
-    res, w, mask, how = K.decide_winner(t, len(taken), dom, ndom)
+    res, w, mask, how = K.py_decide_winner(t, len(taken), dom, ndom)
     return res, w, mask, how, dom.tolist(), ndom[: len(taken)].tolist()
 
 

@@ -3,7 +3,6 @@ added to the state's aggregates as the rules count them, and the --save-games ro
 
 from numba import njit
 
-from kernels.config import NO_ALLOC
 from kernels.samurai_card_game.players import choose
 from kernels.samurai_card_game.rules import ENTRY, INTERNAL, N_SHAPES, apply, is_over, setup
 from kernels.samurai_card_game.stats import MAX_P
@@ -37,7 +36,7 @@ def game_row(st, row):
         row[R_DOMINATED + q] = st.ndom[q] if q < P else -1
 
 
-@njit(**NO_ALLOC)
+@njit(**ENTRY)
 def play_chunk(st, seed, first, count, rows, forbid):
     """Play games first .. first+count-1 of the run keyed by `seed` into st.aggs; `rows`
     is (count, N_ROW) to keep each game's row, or (0, N_ROW)."""

@@ -66,7 +66,7 @@ from kernels.samurai_card_game.stats import (
 INTERNAL = {**NO_ALLOC, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 HOT = {**INTERNAL, "forceinline": True}
 SPLICE = {**INTERNAL, "inline": "always"}
-ENTRY = NO_ALLOC
+ENTRY = {**NO_ALLOC, "no_cfunc_wrapper": True}
 
 # Symbols (the three marker shapes, then the wild samurai)
 HELMET = 0  # triangle
@@ -509,7 +509,7 @@ def score_village(st, vi, cell):
         misc[Misc.HEAT_OUT] += 1
 
 
-@njit(**NO_ALLOC)
+@njit(**INTERNAL)
 def decide_winner(taken, P, dom, ndom):
     """Winner by domination: (Outcome, winner or -1, winners' seat bits, WinBy).
 
@@ -1003,3 +1003,9 @@ def py_find_openings(st, c, p):
 def py_clear_board(st):
     """clear_board, from Python."""
     clear_board(st)
+
+
+@njit(**ENTRY)
+def py_decide_winner(taken, P, dom, ndom):
+    """decide_winner, from Python."""
+    return decide_winner(taken, P, dom, ndom)
