@@ -48,6 +48,7 @@ from kernels.samurai_card_game.stats import (
     MAX_P,
     N_LEN,
     N_VH,
+    Aggs,
     End,
     KindStat,
     Misc,
@@ -56,12 +57,14 @@ from kernels.samurai_card_game.stats import (
     WinBy,
 )
 
-# Every function taking a State is compiled without a Python entry (INTERNAL: numba builds
-# one that unboxes each array of the State, over half a second of compile time each); those
-# on the per-decision path, and small helpers, are inlined by LLVM (HOT: no call, which
-# would pass the State as ~400 machine words, and no numba-level inlining, which compiles
-# slowly). Python (the handle, the tests) calls them through the `py_*` entries at the end
-# of each module (ENTRY), compiled only when first called from Python.
+# Compile time and call cost (a State is ~50 arrays: ~400 machine words per call, and a
+# Python entry that unboxes each array costs about half a second of compiling):
+# - INTERNAL: functions taking a State have no Python entry;
+# - HOT: those on the per-decision path, and small helpers, are inlined by LLVM (no call);
+# - SPLICE: apply and choose, the fast path's two calls, are inlined by numba into their
+#   callers, so they are not compiled (and optimized) once more on their own;
+# - ENTRY: Python (the handle, the tests) calls the `py_*` entries at the end of each
+#   module, compiled only when first called from Python.
 # TODO(config.py): these belong with the other numba flags once the redesign is merged.
 INTERNAL = {**NO_ALLOC, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 HOT = {**INTERNAL, "forceinline": True}
@@ -214,7 +217,7 @@ State = namedtuple("State", (
 
 def new_state(*, players: int, setc: np.ndarray, vmasks: np.ndarray, hand_size: int,
               supply: int, see_all: bool, tie_discard: bool, chain: bool, radius: int,
-              heat_radius: int, policies: np.ndarray, weights: np.ndarray, aggs,
+              heat_radius: int, policies: np.ndarray, weights: np.ndarray, aggs: Aggs,
               rotation: int = 0, log_capacity: int = 0, room: int = 0) -> State:
     """A state for games of this setup (allocated once; `setup` starts each game).
 
@@ -239,7 +242,8 @@ def new_state(*, players: int, setc: np.ndarray, vmasks: np.ndarray, hand_size: 
         cfg=cfg, setc=np.asarray(setc, np.int64).copy(),
         vmasks=np.asarray(vmasks, np.int64).copy(), offs=np.array([1, -1, w, -w], np.int64),
         weights=np.asarray(weights, np.float64).copy(),
-        # one stream per player and a shared one, each made by rng (keyed by setup)
+        # one stream per player and a shared one, keyed by setup; made one by one, as
+        # rng.new_states' row copy compiles numba's error-message machinery (~1 s)
         rng=np.stack([new_stream(0) for _ in range(MAX_P + 1)]),
         cnt=cnt, seat=seat, grid=z(w * w, np.int32), fpos=np.full(w * w, -1, np.int32),
         front=z(ll, np.int32), filled=z(ll, np.int32), vill=z(nvr, VILL),
@@ -247,8 +251,7 @@ def new_state(*, players: int, setc: np.ndarray, vmasks: np.ndarray, hand_size: 
         vdeck=z(nv, np.int64), hands=z((MAX_P, k), np.int64), decks=z((MAX_P, nc), np.int64),
         taken=z((MAX_P, N_SHAPES), np.int64), rem=z(N_SHAPES, np.int64), opens=z(8, np.int64),
         wins3=z(N_SHAPES, np.int64), dom=z(N_SHAPES, np.int64), ndom=z(MAX_P, np.int64),
-        fs=z(N_SHAPES),
-        vtab=z((nvr + 1, k)), xkey=z(w * w, np.int64), xtab=z((6 * ll, k)),
+        fs=z(N_SHAPES), vtab=z((nvr + 1, k)), xkey=z(w * w, np.int64), xtab=z((6 * ll, k)),
         kpos=z(k, np.int64), kadd=z((k, 4), np.int64), kscore=z(k), gains=z((4, 4)),
         assign=z(4, np.int64), log=z((log_capacity, ev.N_COLS), np.int64),
         log_n=z(1, np.int64), aggs=aggs,
