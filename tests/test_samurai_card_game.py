@@ -12,16 +12,16 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from kernels import samurai_card_game as K
+from kernels.samurai_card_game import play as KPL
+from kernels.samurai_card_game import players as KP
+from kernels.samurai_card_game import rules as K
+from kernels.samurai_card_game.stats import N_END, End, KindStat, Misc, Outcome
 from simcli import engine
 from simcli.cli import app
 from simcli.errors import UserError
-from simcli.games.samurai_card_game import SamuraiCardGame
+from simcli.games.samurai_card_game import SamuraiCardGame, new_state, no_forbidden
 from tests import naive_card_game as N
 from tests.test_samurai_card_game_rules import CONTENT, GAME, KBoard
-
-AGG_ORDER = ("wins", "shared", "outcome", "winby", "elim", "domn", "markers", "ends",
-             "lengths", "vhist", "kinds", "heat", "misc")
 
 
 def prepared(players, seats, rules=(), content=CONTENT):
@@ -29,27 +29,29 @@ def prepared(players, seats, rules=(), content=CONTENT):
 
 
 def play_one(prep, seed, index, aggs):
-    return K.play_single(np.uint64(seed), index, prep.players, prep.policies, prep.setc,
-                         prep.vmasks, prep.pi, prep.pf, *[aggs[k] for k in AGG_ORDER])
+    """Playout `index` in the fast path; its final state and row."""
+    st = new_state(prep, aggs)
+    rows = np.zeros((1, KPL.N_ROW), np.int64)
+    KPL.play_chunk(st, np.uint64(seed), index, 1, rows, no_forbidden())
+    return st, rows[0]
 
 
 def decode(code: int) -> N.Card:
     return N.Card(code & 3, (code >> 2) & 3, (code >> 4) & 15)
 
 
-def board_of(grid, lists, vinfo, st, R) -> N.Board:
+def board_of(st, R) -> N.Board:
     """The kernel's final board as the reference's dictionary board."""
     W = 2 * R + 1
     b = N.Board()
-    for i in range(st[K.ST_NFILL]):
-        c = int(lists[K.L_FILL, i])
+    for i in range(st.cnt[0]["nfill"]):
+        c = int(st.filled[i])
         x, y = c % W - R, c // W - R
-        h = int(grid[c])
+        h = int(st.grid[c])
         if (x + y) % 2 == 0:
-            vi = h - 1
+            v = st.vill[h - 1]
             b.cells[(x, y)] = N.Village(
-                frozenset(s for s in range(3) if vinfo[K.V_MASK, vi] >> s & 1),
-                bool(vinfo[K.V_SCORED, vi]))
+                frozenset(s for s in range(3) if v["mask"] >> s & 1), bool(v["scored"]))
         else:
             b.cells[(x, y)] = decode(h - 1)
     return b
@@ -69,31 +71,32 @@ SETUPS = [
 def test_whole_games_keep_every_invariant(players, seats, rules):
     prep = prepared(players, seats, rules)
     aggs = GAME.new_aggregates(prep)
-    R = int(prep.pi[K.PI_R])
-    supply = int(prep.pi[K.PI_SUPPLY])
+    R = prep.radius
+    supply = prep.supply
     set_cards = Counter((int(c) >> 2) & 63 for c in prep.setc)
     deck_masks = Counter(int(m) for m in prep.vmasks)
     games = 40
     for idx in range(games):
         misc_before = aggs["misc"].copy()
-        res, grid, lists, vinfo, _vsum, vdeck, hands, decks, st, taken, row = play_one(
-            prep, 17, idx, aggs)
-        b = board_of(grid, lists, vinfo, st, R)
+        st, row = play_one(prep, 17, idx, aggs)
+        c = st.cnt[0]
+        seat = st.seat
+        b = board_of(st, R)
         # cards conserved: board + hand + draw pile = each player's set
         for q in range(players):
-            held = [int(hands[q, i]) for i in range(st[K.ST_HAND + q])]
-            held += [int(decks[q, i]) for i in range(st[K.ST_DECK + q])]
+            held = [int(st.hands[q, i]) for i in range(seat[q]["hand_n"])]
+            held += [int(st.decks[q, i]) for i in range(seat[q]["deck_n"])]
             on_board = [c for c in b.cells.values() if isinstance(c, N.Card) and c.owner == q]
             mine = Counter((c >> 2) & 63 for c in held)
             mine.update((c.symbol | (c.influence << 2)) for c in on_board)
             assert mine == set_cards
             assert all(c & 3 == q for c in held)
         # every village card placed at most once: the board shows the deck's first cards
-        vtop = int(st[K.ST_VTOP])
+        vtop = int(c["vtop"])
         placed = sorted(sum(1 << s for s in v.symbols) for v in b.cells.values()
                         if isinstance(v, N.Village))
-        assert placed == sorted(int(m) for m in vdeck[:vtop])
-        assert Counter(int(m) for m in vdeck) == deck_masks
+        assert placed == sorted(int(m) for m in st.vdeck[:vtop])
+        assert Counter(int(m) for m in st.vdeck) == deck_masks
         # no card off the village-adjacent cells; every later village has a creating pair
         for cell, item in b.cells.items():
             if isinstance(item, N.Card):
@@ -111,28 +114,29 @@ def test_whole_games_keep_every_invariant(players, seats, rules):
                     for s, w in b.score(cell, players).items():
                         if w is not None:
                             expect[w, s] += 1
+        taken = st.taken
         assert (taken[:players] == expect).all()
         # markers conserved: taken + left in supply (+ discarded tied markers) = supply
-        disc = aggs["misc"][K.M_DISCARDED] - misc_before[K.M_DISCARDED]
-        assert taken[:players].sum() + st[K.ST_REM:K.ST_REM + 3].sum() + disc == 3 * supply
+        disc = aggs["misc"][Misc.DISCARDED] - misc_before[Misc.DISCARDED]
+        assert taken[:players].sum() + st.rem.sum() + disc == 3 * supply
         # the game ended by a rule, after at most every card
-        end = int(row[K.R_END])
-        assert end and st[K.ST_TURNS] <= players * len(prep.setc)
-        if end & K.E_MARKERS:
-            assert (st[K.ST_REM:K.ST_REM + 3] <= 0).any()
-        if end & K.E_VILLAGES:
+        end = int(row[KPL.R_END])
+        assert end and c["turns"] <= players * len(prep.setc) and c["over"]
+        if end & End.MARKERS:
+            assert (st.rem <= 0).any()
+        if end & End.VILLAGES:
             assert vtop == len(prep.vmasks)
-        if end & K.E_CARDS:
-            assert st[K.ST_HAND:K.ST_HAND + players].sum() == 0
+        if end & End.CARDS:
+            assert seat["hand_n"][:players].sum() == 0
         # the recorded winner follows the domination rule
         kind, winners = N.winner(taken[:players].tolist())
-        assert res == {"outright": K.O_OUTRIGHT, "shared": K.O_SHARED,
-                       "nobody": K.O_NONE}[kind]
-        assert row[K.R_WINNER] == (next(iter(winners)) if kind == "outright" else -1)
+        assert c["result"] == {"outright": Outcome.OUTRIGHT, "shared": Outcome.SHARED,
+                               "nobody": Outcome.NONE}[kind]
+        assert row[KPL.R_WINNER] == (next(iter(winners)) if kind == "outright" else -1)
     assert aggs["outcome"].sum() == games == aggs["lengths"].sum()
-    assert aggs["kinds"][:, K.K_PLAYED].sum() == aggs["misc"][K.M_TURNS]
+    assert aggs["kinds"][:, KindStat.PLAYED].sum() == aggs["misc"][Misc.TURNS]
     if "chain=on" not in rules:
-        assert aggs["misc"][K.M_OPEN1 + 2] == 0  # three cells need chaining
+        assert aggs["misc"][Misc.OPEN3] == 0  # three cells need chaining
 
 
 def random_board(rng, players: int) -> N.Board:
@@ -152,9 +156,9 @@ def random_board(rng, players: int) -> N.Board:
     return b
 
 
-def mirror(b: N.Board, players: int, rng) -> KBoard:
+def mirror(b: N.Board, players: int, rng, deck: int = 8) -> KBoard:
     """The same board in kernel arrays, villages and cards put down in a random order."""
-    kb = KBoard(players=players, deck=[7] * 8, room=len(b.cells))
+    kb = KBoard(players=players, deck=[7] * deck, room=len(b.cells))
     items = list(b.cells.items())
     rng.shuffle(items)
     for (x, y), item in items:
@@ -176,12 +180,12 @@ def test_kernel_agrees_with_the_reference_on_random_positions():
             for owner in range(players):
                 assert kb.openings(x, y, owner) == b.openings((x, y), owner), (x, y, owner)
         kv = kb.villages()
-        for i in range(kb.st[K.ST_NV]):
-            cell = kb.xy(kb.lists[K.L_VCELL, i])
+        for i in range(kb.counter("nv")):
+            cell = kb.xy(kb.st.vill[i]["cell"])
             sums = b.influence(cell, players)
-            assert kb.vsum[i, :3 * players].tolist() == [v for q in sums for v in q]
+            assert kb.st.vsum[i, :3 * players].tolist() == [v for q in sums for v in q]
             filled = sum(n in b.cells for n in b.neighbours(cell))
-            assert kb.vsum[i, K.VS_FILL] == filled
+            assert kb.st.vsum[i, K.VS_FILL] == filled
         assert set(kv) == {c for c, v in b.cells.items() if isinstance(v, N.Village)}
 
 
@@ -262,12 +266,12 @@ def test_rows_match_the_aggregates(det_prep):
     aggs = GAME.new_aggregates(det_prep)
     rows = np.zeros((300, len(GAME.row_columns)), np.int64)
     GAME.run_chunk(det_prep, 4, 0, 300, aggs, rows)
-    wins = Counter(int(w) for w in rows[:, K.R_WINNER] if w >= 0)
+    wins = Counter(int(w) for w in rows[:, KPL.R_WINNER] if w >= 0)
     assert [wins.get(q, 0) for q in range(3)] == aggs["wins"][:3].tolist()
-    assert (rows[:, K.R_MARKERS + 9:K.R_MARKERS + 12] == -1).all()  # no fourth seat
-    assert rows[:, K.R_TURNS].sum() == aggs["misc"][K.M_TURNS]
+    assert (rows[:, KPL.R_MARKERS + 9:KPL.R_MARKERS + 12] == -1).all()  # no fourth seat
+    assert rows[:, KPL.R_TURNS].sum() == aggs["misc"][Misc.TURNS]
     for s in range(3):
-        assert rows[:, K.R_MARKERS + s].sum() == aggs["markers"][0, s, 0]
+        assert rows[:, KPL.R_MARKERS + s].sum() == aggs["markers"][0, s, 0]
 
 
 def test_greedy_beats_random():
@@ -444,7 +448,7 @@ def test_a_user_content_file_with_a_small_village_deck_plays(tmp_path):
     aggs = GAME.new_aggregates(prep)
     GAME.run_chunk(prep, 1, 0, 200, aggs, None)
     assert aggs["vhist"][0, 6] + aggs["vhist"][0, :6].sum() == 200
-    assert aggs["ends"][[m for m in range(K.N_END) if m & K.E_VILLAGES]].sum() > 0
+    assert aggs["ends"][[m for m in range(N_END) if m & End.VILLAGES]].sum() > 0
 
 
 def test_shipped_content_loads():
@@ -473,10 +477,10 @@ def test_influence_kept_for_empty_village_cells_matches_the_grid_and_clears():
                     for s in range(3):
                         if c.symbol in (s, N.SAMURAI):
                             want[c.owner * 3 + s] += c.influence
-                got = kb.esum[kb.at(x, y), :K.N_VS].astype(np.int64)
+                got = kb.st.esum[kb.at(x, y), :K.N_VS].astype(np.int64)
                 assert (got[:12] == want[:12]).all() and got[K.VS_FILL] == want[K.VS_FILL]
-        K.clear_board(kb.grid, kb.fpos, kb.lists, kb.st, kb.offs, kb.esum)
-        assert not kb.grid.any() and not kb.esum.any()
+        K.py_clear_board(kb.st)
+        assert not kb.st.grid.any() and not kb.st.esum.any()
 
 
 def test_greedy_plays_a_move_of_highest_value_by_the_reference():
@@ -488,25 +492,22 @@ def test_greedy_plays_a_move_of_highest_value_by_the_reference():
         legal = b.legal_cells()
         if not legal:
             continue
-        kb = mirror(b, players, rng)
+        deck = [int(rng.integers(1, 8)) for _ in range(4)]
+        kb = mirror(b, players, rng, deck=4)
+        kb.st.vdeck[:] = deck
         p = int(rng.integers(players))
         hand = [N.Card(p, int(rng.integers(4)), int(rng.integers(1, 5))) for _ in range(5)]
-        for i, c in enumerate(hand):
-            kb.hands[p, i] = kb.code(p, c.symbol, c.influence)
-        kb.st[K.ST_HAND + p] = 5
-        deck = [int(rng.integers(1, 8)) for _ in range(4)]
-        kb.vdeck = np.array(deck, np.int64)
-        kb.st[K.ST_VTOP] = int(rng.integers(1, 5))
-        kb.fs[:] = rng.uniform(1.0, 3.0, 3)
-        pf = kb.prep.pf
-        hi, cell = K.greedy_move(kb.grid, kb.offs, kb.lists, kb.st, kb.vinfo, kb.vsum,
-                                 kb.vtab, kb.xkey, kb.xtab, kb.vdeck, kb.hands, p, players,
-                                 pf, kb.fs, kb.esum, kb.kpos, kb.kadd, kb.kscore)
-        vtop = int(kb.st[K.ST_VTOP])
+        kb.give(p, *((c.symbol, c.influence) for c in hand))
+        kb.set_counter("vtop", int(rng.integers(1, 5)))
+        kb.set_counter("cur", p)
+        kb.st.fs[:] = rng.uniform(1.0, 3.0, 3)
+        pf = kb.st.weights
+        hi, cell = KP.py_greedy_move(kb.st, p, np.zeros(len(K.OPTIONS), np.bool_))
+        vtop = kb.counter("vtop")
 
-        args = (players, kb.fs.tolist(), deck[vtop] if vtop < 4 else 0,
-                [float(pf[K.PF_FREQ + s]) for s in range(3)], 4 - vtop,
-                float(pf[K.PF_INFL]), float(pf[K.PF_CAP]), float(pf[K.PF_KEEP]))
+        args = (players, kb.st.fs.tolist(), deck[vtop] if vtop < 4 else 0,
+                [float(pf[KP.PF_FREQ + s]) for s in range(3)], 4 - vtop,
+                float(pf[KP.PF_INFL]), float(pf[KP.PF_CAP]), float(pf[KP.PF_KEEP]))
         values = {(i, x): N.greedy_value(b, c, x, *args)
                   for i, c in enumerate(hand) for x in legal}
         assert kb.xy(cell) in legal

@@ -1,23 +1,25 @@
 """Samurai: The Card Game: the rulebook's example and hand-built positions for every rule
 the kernel plays (placement, new villages, scoring, markers, end, winner), each stating the
-reading it checks."""
+reading it checks. Positions are built on a game handle (the Python driver of the compiled
+rules) and played through it, so every play is checked legal and logged."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from kernels import samurai_card_game as K
-from kernels.rng import new_state, seed_stream
-from simcli.games.samurai_card_game import SamuraiCardGame
+from kernels.rng import seed_lanes
+from kernels.samurai_card_game import players as KP
+from kernels.samurai_card_game import rules as K
+from kernels.samurai_card_game.stats import Misc, Outcome, WinBy
+from simcli.games.samurai_card_game import SamuraiCardGame, SamuraiCardHandle
 from tests import naive_card_game as N
 from tests.naive_card_game import BUDDHA, HELMET, RICE, SAMURAI
 
 GAME = SamuraiCardGame()
 CONTENT = GAME.load_content(GAME.content_path(None))
-BUF_NAMES = ("grid", "fpos", "lists", "vinfo", "vsum", "vdeck", "hands", "decks", "st", "taken",
-             "offs", "esum", "fs", "vtab", "xkey", "xtab", "kpos", "kadd", "kscore", "gains",
-             "opens", "assign", "wins3", "dom", "ndom")
 
 
 def mask_of(*symbols: int) -> int:
@@ -25,76 +27,109 @@ def mask_of(*symbols: int) -> int:
 
 
 class KBoard:
-    """Kernel arrays for a hand-built position, addressed by (x, y) like the naive board."""
+    """A hand-built position on a game handle, addressed by (x, y) like the naive board.
+
+    The handle starts from a real deal; the board is cleared, the village deck replaced by
+    `deck` (in order, nothing used yet) and every hand emptied. Cards and villages put down
+    with `card` and `village` skip the rules (no openings, no scoring); `play` is a whole
+    turn through the handle: the card is checked legal, villages are placed by the seat's
+    policy, surrounded villages are scored and the log records it all.
+    """
 
     def __init__(self, players: int = 3, deck: list[int] | None = None, rules=(),
                  seats=None, seed: int = 0, room: int = 16):
         self.P = players
-        chosen = GAME.resolve_rules(list(rules))
-        self.prep = GAME.prepare(CONTENT, players, tuple(seats or ("random",) * players),
-                                 chosen)
         deck = list(deck) if deck is not None else [mask_of(HELMET)] * 10
-        self.pi = self.prep.pi.copy()
-        R = int(self.pi[K.PI_R])
-        self.R, self.W = R, 2 * R + 1
-        # room for `room` hand-built villages besides the deck's (arrays are not checked)
-        bufs = K.new_buffers(players, len(self.prep.setc), len(deck) + room, R,
-                             int(self.pi[K.PI_HAND]))
-        for name, arr in zip(BUF_NAMES, bufs, strict=True):
-            setattr(self, name, arr)
-        self.vdeck = np.array(deck, np.int64)
-        for s in range(3):
-            self.st[K.ST_REM + s] = self.pi[K.PI_SUPPLY]
-        self.aggs = GAME.new_aggregates(self.prep)
-        self.state = new_state(0)
-        seed_stream(self.state, np.uint64(seed), 0)
-        self.fs[:] = 1.0
+        prep = GAME.prepare(CONTENT, players, tuple(seats or ("random",) * players),
+                            GAME.resolve_rules(list(rules)))
+        self.prep = replace(prep, vmasks=np.array(deck, np.int64))
+        # room for `room` hand-built villages besides the deck's
+        self.h = SamuraiCardHandle(GAME, self.prep, seed, 0, room=room)
+        self.st = st = self.h.st
+        K.py_clear_board(st)
+        st.vdeck[:] = deck
+        seed_lanes(st.rng, np.uint64(seed), 0)
+        c = st.cnt[0]
+        c["vtop"] = 0
+        c["cur"] = 0
+        st.seat["hand_n"] = 0
+        st.seat["deck_n"] = 0
+        st.fs[:] = 1.0
+        self.aggs = self.h.aggs
+        self.R = self.prep.radius
+        self.W = 2 * self.R + 1
+        self.forbid = np.zeros((4, len(K.OPTIONS)), np.bool_)
 
+    # --- addressing ---
     def at(self, x: int, y: int) -> int:
         return (y + self.R) * self.W + (x + self.R)
 
     def xy(self, cell: int) -> tuple[int, int]:
         return int(cell % self.W - self.R), int(cell // self.W - self.R)
 
-    def village(self, x: int, y: int, *symbols: int) -> None:
-        assert (x + y) % 2 == 0
-        K.place_village(self.grid, self.fpos, self.lists, self.st, self.vinfo, self.vsum,
-                        self.offs, self.at(x, y), mask_of(*symbols))
-
     def code(self, owner: int, symbol: int, influence: int) -> int:
         return owner | (symbol << 2) | (influence << 4)
 
+    def counter(self, name: str) -> int:
+        return int(self.st.cnt[0][name])
+
+    def set_counter(self, name: str, value: int) -> None:
+        self.st.cnt[0][name] = value
+
+    # --- building ---
+    def village(self, x: int, y: int, *symbols: int) -> None:
+        assert (x + y) % 2 == 0
+        K.py_place_village(self.st, self.at(x, y), mask_of(*symbols))
+
     def card(self, x: int, y: int, owner: int, symbol: int, influence: int) -> None:
         assert (x + y) % 2 == 1
-        K.place_card(self.grid, self.fpos, self.lists, self.st, self.vsum, self.esum,
-                     self.offs, self.at(x, y), self.code(owner, symbol, influence))
+        K.py_place_card(self.st, self.at(x, y), self.code(owner, symbol, influence))
 
+    def give(self, owner: int, *cards: tuple[int, int]) -> None:
+        """Put (symbol, influence) cards in owner's hand (its draw pile empty)."""
+        seat = self.st.seat[owner]
+        for i, (symbol, influence) in enumerate(cards):
+            self.st.hands[owner, i] = self.code(owner, symbol, influence)
+        seat["hand_n"] = len(cards)
+        seat["deck_n"] = 0
+
+    # --- playing ---
     def play(self, owner: int, x: int, y: int, symbol: int, influence: int) -> None:
         """owner plays this card on (x, y) as a whole turn: villages, scoring, draw."""
-        self.hands[owner, 0] = self.code(owner, symbol, influence)
-        self.st[K.ST_HAND + owner] = 1
-        self.st[K.ST_DECK + owner] = 0
-        a = self.aggs
-        K.play_turn(self.state, owner, 0, self.at(x, y), self.P, self.prep.policies, self.pi,
-                    self.prep.pf, self.grid, self.fpos, self.lists, self.vinfo, self.vsum,
-                    self.vdeck, self.hands, self.decks, self.st, self.taken, self.offs,
-                    self.esum, self.fs, self.gains, self.opens, self.assign, self.wins3,
-                    a["kinds"], a["heat"], a["misc"])
+        self.give(owner, (symbol, influence))
+        c = self.st.cnt[0]
+        c["cur"] = owner
+        c["phase"] = K.PLAY
+        c["over"] = 0
+        self.h.apply((0 << K.CELL_BITS) | self.at(x, y))
+        while self.counter("phase") == K.PLACE and not self.counter("over"):
+            self.h.step()
 
+    # --- reading ---
     def frontier(self) -> set[tuple[int, int]]:
-        return {self.xy(c) for c in self.lists[K.L_FRONT, : self.st[K.ST_NF]]}
+        return {self.xy(c) for c in self.st.front[: self.counter("nf")]}
 
     def villages(self) -> dict[tuple[int, int], tuple[int, bool]]:
-        return {self.xy(self.lists[K.L_VCELL, i]): (int(self.vinfo[K.V_MASK, i]),
-                                                    bool(self.vinfo[K.V_SCORED, i]))
-                for i in range(self.st[K.ST_NV])}
+        v = self.st.vill
+        return {self.xy(v[i]["cell"]): (int(v[i]["mask"]), bool(v[i]["scored"]))
+                for i in range(self.counter("nv"))}
 
     def openings(self, x: int, y: int, owner: int) -> set[tuple[int, int]]:
-        n = K.find_openings(self.grid, self.offs, self.at(x, y), owner, self.opens)
-        return {self.xy(c) for c in self.opens[:n]}
+        n = K.py_find_openings(self.st, self.at(x, y), owner)
+        return {self.xy(c) for c in self.st.opens[:n]}
 
     def remaining(self) -> list[int]:
-        return [int(v) for v in self.st[K.ST_REM:K.ST_REM + 3]]
+        return [int(v) for v in self.st.rem]
+
+    @property
+    def taken(self) -> np.ndarray:
+        return self.st.taken
+
+    def misc(self, m: Misc) -> int:
+        return int(self.aggs["misc"][m])
+
+    def log_kinds(self) -> list[str]:
+        return [e.kind for e in self.h.log()]
 
 
 # --- the winner ---------------------------------------------------------------------------
@@ -104,7 +139,7 @@ def decide(taken):
     t[: len(taken)] = taken
     dom = np.zeros(3, np.int64)
     ndom = np.zeros(4, np.int64)
-    res, w, mask, how = K.decide_winner(t, len(taken), dom, ndom)
+    res, w, mask, how = K.py_decide_winner(t, len(taken), dom, ndom)
     return res, w, mask, how, dom.tolist(), ndom[: len(taken)].tolist()
 
 
@@ -116,7 +151,7 @@ def test_rulebook_scoring_example_blue_wins_with_10():
     res, w, _, how, dom, ndom = decide([green, red, blue])
     assert dom == [2, 1, -1]  # Blue triangles, Red circles, squares tied 7-7 (Green, Blue)
     assert ndom == [0, 1, 1]  # Green dominates nothing: out
-    assert (res, w, how) == (K.O_OUTRIGHT, 2, K.W_OTHER_SHAPES)
+    assert (res, w, how) == (Outcome.OUTRIGHT, 2, WinBy.OTHER_SHAPES)
     # the counts the rulebook gives: Red 2 + 4 = 6, Blue 7 + 3 = 10
     assert red[0] + red[2] == 6 and blue[2] + blue[1] == 10
     assert N.winner([green, red, blue]) == ("outright", {2})
@@ -124,27 +159,27 @@ def test_rulebook_scoring_example_blue_wins_with_10():
 
 @pytest.mark.parametrize(("taken", "expected", "how"), [
     # two shapes dominated win outright, even against more markers in all
-    ([[5, 5, 0], [1, 1, 9]], (K.O_OUTRIGHT, 0, 1), K.W_TWO_SHAPES),
-    ([[1, 2, 3], [0, 1, 2], [0, 0, 0]], (K.O_OUTRIGHT, 0, 1), K.W_TWO_SHAPES),
+    ([[5, 5, 0], [1, 1, 9]], (Outcome.OUTRIGHT, 0, 1), WinBy.TWO_SHAPES),
+    ([[1, 2, 3], [0, 1, 2], [0, 0, 0]], (Outcome.OUTRIGHT, 0, 1), WinBy.TWO_SHAPES),
     # one shape each: markers of the other two shapes decide
-    ([[6, 2, 3], [1, 6, 3]], (K.O_OUTRIGHT, 0, 1), K.W_OTHER_SHAPES),
+    ([[6, 2, 3], [1, 6, 3]], (Outcome.OUTRIGHT, 0, 1), WinBy.OTHER_SHAPES),
     # tie on the other two shapes: the count in the dominated shape breaks it
-    ([[6, 2, 3], [2, 5, 3]], (K.O_OUTRIGHT, 0, 1), K.W_TIEBREAK),
+    ([[6, 2, 3], [2, 5, 3]], (Outcome.OUTRIGHT, 0, 1), WinBy.TIEBREAK),
     # a tie that remains is a shared victory
-    ([[6, 2, 3], [2, 6, 3]], (K.O_SHARED, -1, 0b11), K.W_SHARED),
-    ([[6, 2, 2], [2, 6, 2], [2, 2, 6], [0, 0, 0]], (K.O_SHARED, -1, 0b111), K.W_SHARED),
+    ([[6, 2, 3], [2, 6, 3]], (Outcome.SHARED, -1, 0b11), WinBy.SHARED),
+    ([[6, 2, 2], [2, 6, 2], [2, 2, 6], [0, 0, 0]], (Outcome.SHARED, -1, 0b111), WinBy.SHARED),
     # nobody dominates a shape: everybody is eliminated, nobody wins
-    ([[3, 3, 3], [3, 3, 3]], (K.O_NONE, -1, 0), K.W_NONE),
-    ([[0, 0, 0], [0, 0, 0], [0, 0, 0]], (K.O_NONE, -1, 0), K.W_NONE),
+    ([[3, 3, 3], [3, 3, 3]], (Outcome.NONE, -1, 0), WinBy.NONE),
+    ([[0, 0, 0], [0, 0, 0], [0, 0, 0]], (Outcome.NONE, -1, 0), WinBy.NONE),
     # an eliminated player cannot win, however many markers it holds
-    ([[5, 5, 5], [5, 5, 5], [0, 0, 6]], (K.O_OUTRIGHT, 2, 1 << 2), K.W_OTHER_SHAPES),
+    ([[5, 5, 5], [5, 5, 5], [0, 0, 6]], (Outcome.OUTRIGHT, 2, 1 << 2), WinBy.OTHER_SHAPES),
 ])
 def test_every_branch_of_the_winner_rule(taken, expected, how):
     res, w, mask, got_how, _, _ = decide(taken)
     assert (res, w, mask) == expected
     assert got_how == how
-    kind = {K.O_OUTRIGHT: "outright", K.O_SHARED: "shared", K.O_NONE: "nobody"}[res]
-    winners = {w} if res == K.O_OUTRIGHT else {q for q in range(4) if mask >> q & 1}
+    kind = {Outcome.OUTRIGHT: "outright", Outcome.SHARED: "shared", Outcome.NONE: "nobody"}[res]
+    winners = {w} if res == Outcome.OUTRIGHT else {q for q in range(4) if mask >> q & 1}
     assert N.winner(taken) == (kind, winners)
 
 
@@ -154,8 +189,8 @@ def test_winner_agrees_with_the_reference_on_random_counts():
         players = int(rng.integers(2, 5))
         taken = rng.integers(0, 6, size=(players, 3)).tolist()
         res, w, mask, _, _, _ = decide(taken)
-        kind = {K.O_OUTRIGHT: "outright", K.O_SHARED: "shared", K.O_NONE: "nobody"}[res]
-        winners = {w} if res == K.O_OUTRIGHT else {q for q in range(4) if mask >> q & 1}
+        kind = {Outcome.OUTRIGHT: "outright", Outcome.SHARED: "shared", Outcome.NONE: "nobody"}[res]
+        winners = {w} if res == Outcome.OUTRIGHT else {q for q in range(4) if mask >> q & 1}
         assert N.winner(taken) == (kind, winners), taken
 
 
@@ -187,21 +222,21 @@ def test_cards_on_opposite_sides_open_nothing():
 
 def test_two_colours_diagonal_open_one_cell_with_the_top_village():
     b = KBoard(deck=[mask_of(RICE), mask_of(HELMET, BUDDHA), mask_of(BUDDHA)])
-    b.st[K.ST_VTOP] = 1  # the first village card is on the table
+    b.set_counter("vtop", 1)  # the first village card is on the table
     b.village(0, 0, HELMET)
     b.play(0, 1, 0, HELMET, 2)
     b.play(1, 0, 1, BUDDHA, 2)
     v = b.villages()
     assert set(v) == {(0, 0), (1, 1)}  # the cell touching both cards that is not V
     assert v[(1, 1)] == (mask_of(HELMET, BUDDHA), False)
-    assert b.st[K.ST_VTOP] == 2
+    assert b.counter("vtop") == 2
     assert {(2, 1), (1, 2)} <= b.frontier()  # the new village makes its sides legal
 
 
 def test_a_card_can_open_two_cells_and_both_get_villages():
     deck = [mask_of(HELMET), mask_of(BUDDHA), mask_of(RICE), mask_of(HELMET, RICE)]
     b = KBoard(deck=deck)
-    b.st[K.ST_VTOP] = 1
+    b.set_counter("vtop", 1)
     b.village(0, 0, HELMET)
     b.card(1, 0, 0, HELMET, 2)
     b.card(-1, 0, 0, RICE, 2)
@@ -210,13 +245,13 @@ def test_a_card_can_open_two_cells_and_both_get_villages():
     v = b.villages()
     assert set(v) == {(0, 0), (1, 1), (-1, 1)}
     assert sorted(v[(1, 1)][0:1] + v[(-1, 1)][0:1]) == sorted(deck[1:3])  # the next two
-    assert b.aggs["misc"][K.M_OPEN1 + 1] == 1
+    assert b.misc(Misc.OPEN2) == 1
 
 
 def chain_position(rules):
     deck = [mask_of(HELMET)] * 6
     b = KBoard(deck=deck, rules=rules)
-    b.st[K.ST_VTOP] = 1
+    b.set_counter("vtop", 1)
     b.village(0, 0, HELMET)
     b.card(1, 0, 0, HELMET, 2)
     b.card(-1, 0, 0, RICE, 2)
@@ -230,7 +265,7 @@ def test_without_chaining_a_card_opens_at_most_two_cells():
     b = chain_position(())
     b.play(1, 0, 1, SAMURAI, 1)
     assert set(b.villages()) == {(0, 0), (1, 1), (-1, 1)}
-    assert b.aggs["misc"][K.M_CHAINED] == 0
+    assert b.misc(Misc.CHAINED) == 0
 
 
 def test_with_chaining_a_card_can_open_three_cells():
@@ -239,22 +274,22 @@ def test_with_chaining_a_card_can_open_three_cells():
     b = chain_position(("chain=on",))
     b.play(1, 0, 1, SAMURAI, 1)
     assert set(b.villages()) == {(0, 0), (1, 1), (-1, 1), (0, 2)}
-    m = b.aggs["misc"]
-    assert m[K.M_OPEN1 + 2] == 1 and m[K.M_CHAINED] == 1 and m[K.M_PLACED] == 3
+    assert b.misc(Misc.OPEN3) == 1 and b.misc(Misc.CHAINED) == 1
+    assert b.misc(Misc.PLACED) == 3
 
 
 def test_deck_running_out_mid_placement_leaves_the_other_cell_empty():
     deck = [mask_of(HELMET), mask_of(BUDDHA)]
     b = KBoard(deck=deck)
-    b.st[K.ST_VTOP] = 1  # one village card left
+    b.set_counter("vtop", 1)  # one village card left
     b.village(0, 0, HELMET)
     b.card(1, 0, 0, HELMET, 2)
     b.card(-1, 0, 0, RICE, 2)
     b.play(1, 0, 1, SAMURAI, 1)
     v = b.villages()
     assert len(v) == 2 and (set(v) - {(0, 0)}) <= {(1, 1), (-1, 1)}
-    assert b.st[K.ST_VTOP] == len(deck)  # the last village is placed: the game will end
-    assert b.aggs["misc"][K.M_UNFILLED] == 1
+    assert b.counter("vtop") == len(deck)  # the last village is placed: the game will end
+    assert b.misc(Misc.UNFILLED) == 1
 
 
 @pytest.mark.parametrize("rule", ["villages=see-next", "villages=see-all"])
@@ -262,7 +297,7 @@ def test_greedy_places_the_village_where_its_influence_gains(rule):
     # greedy (seat 1) opens (1, 1) next to its strong helmet and (-1, 1) next to a rival
     deck = [mask_of(RICE), mask_of(HELMET), mask_of(BUDDHA)]
     b = KBoard(deck=deck, rules=(rule,), seats=("random", "greedy"))
-    b.st[K.ST_VTOP] = 1
+    b.set_counter("vtop", 1)
     b.village(0, 0, RICE)
     b.card(1, 0, 0, HELMET, 1)
     b.card(-1, 0, 0, HELMET, 1)
@@ -311,7 +346,7 @@ def test_a_tie_pays_nobody_and_the_marker_stays():
     b.card(0, -1, 1, SAMURAI, 1)
     b.play(0, 0, 1, SAMURAI, 1)  # helmet 3-3: tie; rice 1-1: tie
     assert b.taken.sum() == 0 and b.remaining() == [16, 16, 16]
-    assert b.aggs["misc"][K.M_TIES] == 2
+    assert b.misc(Misc.TIES) == 2
 
 
 def test_a_tie_at_zero_pays_nobody():
@@ -336,20 +371,20 @@ def test_discarded_tied_markers_leave_the_supply():
 
 def test_an_empty_supply_still_pays_with_substitutes():
     b = KBoard()
-    b.st[K.ST_REM + HELMET] = 0
+    b.st.rem[HELMET] = 0
     b.village(0, 0, HELMET)
     b.card(1, 0, 0, HELMET, 2)
     b.card(-1, 0, 1, RICE, 2)
     b.card(0, -1, 1, RICE, 1)
     b.play(0, 0, 1, HELMET, 3)
     assert b.taken[0, HELMET] == 1 and b.remaining()[HELMET] == -1
-    assert b.aggs["misc"][K.M_SUBST] == 1
+    assert b.misc(Misc.SUBST) == 1
 
 
 def test_a_village_placed_into_a_surrounded_hole_is_scored_at_once():
     deck = [mask_of(HELMET), mask_of(BUDDHA)]
     b = KBoard(deck=deck)
-    b.st[K.ST_VTOP] = 1
+    b.set_counter("vtop", 1)
     b.village(0, 0, RICE)
     b.card(1, 0, 0, HELMET, 2)  # D, diagonal to the played card
     b.village(2, 2, RICE)
@@ -401,4 +436,117 @@ def test_standard_content_matches_the_rulebook_counts():
     (2, [], 10), (2, ["markers-2p=16"], 16), (3, [], 16), (4, ["markers-2p=12"], 16)])
 def test_marker_supply_by_player_count(players, rule, supply):
     prep = GAME.prepare(CONTENT, players, ("random",) * players, GAME.resolve_rules(rule))
-    assert prep.pi[K.PI_SUPPLY] == supply
+    assert prep.supply == supply
+
+
+# --- whole turns and game ends through the handle -----------------------------------------
+
+def test_rulebook_scoring_example_played_to_the_end_through_the_handle():
+    """The rulebook's markers (Green 4 triangle, 6 circle, 7 square; Red 2, 7, 4; Blue 5, 3,
+    7) when the last card is played: Blue (seat 3) wins with 7 + 3 = 10 in the shapes it
+    does not dominate; Green dominates nothing and is out."""
+    b = KBoard(players=3)
+    b.village(0, 0, HELMET)
+    b.taken[:3] = [[4, 6, 7], [2, 7, 4], [5, 3, 7]]
+    b.st.rem[:] = 5  # markers left in the supply
+    b.play(1, 1, 0, RICE, 2)  # Red's last card; every hand is now empty
+    out = b.h.outcome()
+    assert out["winners"] == [3] and out["outcome"] == "outright"
+    assert out["decided_by"] == "most markers in the other shapes"
+    assert out["dominates"] == {"helmet": 3, "buddha": 2, "rice": None}
+    assert out["end"] == ["cards"]
+    row = b.h.row()
+    assert row["winner"] == 2 and row["shared_mask"] == 0b100 and row["dominated_0"] == 0
+    words = [e.detail for e in b.h.log() if e.kind in ("result", "dominance", "end")]
+    assert words == ["the game ends: cards", "helmet: seat 3 dominates with 5",
+                     "buddha: seat 2 dominates with 7", "rice: nobody dominates (tie)",
+                     "seat 3 wins (most markers in the other shapes)"]
+    assert b.h.is_over() and b.h.legal_actions() == []
+
+
+def test_a_new_village_through_the_handle_is_a_logged_decision():
+    """Red's card diagonal to Green's across the first village opens (1, 1); Red then
+    decides where the top village goes (one option) and the log names it all."""
+    b = KBoard(deck=[mask_of(RICE), mask_of(HELMET, BUDDHA), mask_of(BUDDHA)])
+    b.set_counter("vtop", 1)
+    b.village(0, 0, HELMET)
+    b.play(0, 1, 0, HELMET, 2)
+    b.give(1, (BUDDHA, 2), (RICE, 3))
+    b.set_counter("cur", 1)
+    b.set_counter("over", 0)
+    legal = b.h.legal_actions()
+    assert len(legal) == 2 * len(b.frontier())  # every card on every legal cell
+    b.h.apply((0 << K.CELL_BITS) | b.at(0, 1))
+    assert b.counter("phase") == K.PLACE and b.h.current_player() == 1
+    assert b.h.legal_actions() == [K.PLACE_FLAG | b.at(1, 1)]
+    assert b.h.observation(1)["open_cells"] == [(1, 1)]
+    b.h.step()
+    assert b.villages()[(1, 1)] == (mask_of(HELMET, BUDDHA), False)
+    log = [(e.kind, e.detail) for e in b.h.log()]
+    assert ("opens", "(1, 1) opens for a village") in log
+    assert ("decision", "puts the helmet+buddha village at (1, 1) (of 1 option)") in log
+    assert ("chance", "the next village card turned up: buddha (1 left)") in log
+    assert ("decision", f"plays buddha 2 at (0, 1) (of {len(legal)} options)") in log
+
+
+def test_see_all_lets_the_player_place_both_visible_villages_at_once():
+    """Reading (villages=see-all): with two cells open and two village cards left, the
+    player may put both (each ordered pair of cells) or only the top one."""
+    deck = [mask_of(HELMET), mask_of(BUDDHA), mask_of(RICE)]
+    b = KBoard(deck=deck, rules=("villages=see-all",), seats=("random", "greedy", "random"))
+    b.set_counter("vtop", 1)
+    b.village(0, 0, HELMET)
+    b.card(1, 0, 0, HELMET, 2)
+    b.card(-1, 0, 0, RICE, 2)
+    b.give(1, (SAMURAI, 1))
+    b.set_counter("cur", 1)
+    b.h.apply(b.at(0, 1))
+    one, two = b.at(1, 1), b.at(-1, 1)
+    assert sorted(b.h.legal_actions()) == sorted(
+        [K.PLACE_FLAG | one, K.PLACE_FLAG | two, K.PLACE_FLAG | ((two + 1) << K.CELL_BITS) | one,
+         K.PLACE_FLAG | ((one + 1) << K.CELL_BITS) | two])
+    assert b.h.observation(1)["visible_villages"] == ["buddha", "rice"]
+    a = b.h.step()  # greedy places both
+    assert (a >> K.CELL_BITS) & K.CELL_MASK
+    assert set(b.villages()) == {(0, 0), (1, 1), (-1, 1)} and b.counter("phase") == K.PLAY
+
+
+def test_a_seat_without_cards_is_skipped_and_a_seat_without_a_cell_ends_the_game():
+    """Reading: the turn passes over a seat with no card; a seat holding cards with no
+    legal cell left ends the game (blocked)."""
+    b = KBoard(players=3)
+    b.village(0, 0, RICE)
+    for x, y in ((1, 0), (-1, 0), (0, 1)):
+        b.card(x, y, 2, HELMET, 2)
+    b.give(0)
+    b.give(1, (HELMET, 3), (BUDDHA, 3))
+    b.play(2, 0, -1, RICE, 4)  # its own diagonals: nothing opens; the village is scored
+    assert b.h.is_over() and b.h.outcome()["end"] == ["blocked"]
+    log = [(e.player, e.kind) for e in b.h.log()]
+    assert (1, "skip") in log and (None, "scoring") in log and log[-1] == (None, "result")
+    assert b.taken[2, RICE] == 1
+
+
+def test_a_play_draws_from_the_players_own_deck():
+    b = KBoard(players=2)
+    b.village(0, 0, RICE)
+    b.give(0, (HELMET, 2))
+    b.give(1, (BUDDHA, 2))
+    b.st.decks[0, 0] = b.code(0, SAMURAI, 3)
+    b.st.seat[0]["deck_n"] = 1
+    b.h.apply(b.at(1, 0))
+    assert b.st.seat[0]["hand_n"] == 1 and b.st.hands[0, 0] == b.code(0, SAMURAI, 3)
+    assert b.h.log()[-1].detail == "draws samurai 3 (0 left in its deck)"
+    assert b.h.current_player() == 1 and b.h.turn() == 2
+
+
+def test_a_forbidden_symbol_is_never_played_unless_the_hand_holds_nothing_else():
+    b = KBoard(players=2, seats=("greedy", "random"))
+    b.village(0, 0, HELMET)
+    b.give(0, (SAMURAI, 3), (HELMET, 2))
+    forbid = np.zeros((4, len(K.OPTIONS)), np.bool_)
+    forbid[0, K.OPTIONS.index("samurai card")] = True
+    a = KP.py_choose(b.st, forbid)
+    assert K.py_option_of(b.st, a) == HELMET
+    b.give(0, (SAMURAI, 3), (SAMURAI, 1))  # nothing else: the game has no pass
+    assert K.py_option_of(b.st, KP.py_choose(b.st, forbid)) == SAMURAI

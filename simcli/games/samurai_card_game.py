@@ -10,7 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from kernels import samurai_card_game as K
+from kernels import stat_table
+from kernels.samurai_card_game import play as kplay
+from kernels.samurai_card_game import players as kplayers
+from kernels.samurai_card_game import rules as krules
+from kernels.samurai_card_game import stats as kstats
+from kernels.samurai_card_game.stats import N_END, End, KindStat, Misc, Outcome, Placed, WinBy
 from simcli.errors import UserError
 from simcli.games.base import (
     Content,
@@ -22,6 +27,7 @@ from simcli.games.base import (
     read_content,
     sha256,
 )
+from simcli.games.handle import GameHandle
 
 SHAPES = ("helmet", "buddha", "rice")  # marker shapes: triangle, circle, square
 SHAPE_MARKERS = ("triangle", "circle", "square")
@@ -112,11 +118,17 @@ class Prepared:
     """Kernel inputs for one run."""
 
     players: int
-    policies: np.ndarray
+    policies: np.ndarray  # (players,) int64: players.RANDOM or players.GREEDY per player
     setc: np.ndarray  # card codes of one player's set (owner bits zero)
-    vmasks: np.ndarray
-    pi: np.ndarray
-    pf: np.ndarray
+    vmasks: np.ndarray  # the village deck in content order
+    hand: int
+    supply: int  # markers of each shape
+    see_all: bool
+    tie_discard: bool
+    chain: bool
+    radius: int  # of the board array
+    heat_radius: int
+    weights: np.ndarray  # the greedy player's weights (players.PF_*)
     n_kinds: int
 
 
@@ -289,6 +301,27 @@ def supply_for(cs: CardSet, players: int, rules: dict[str, str]) -> int:
     return int(rules["markers-2p"]) if players == 2 else cs.markers
 
 
+CODES = {"random": kplayers.RANDOM, "greedy": kplayers.GREEDY}
+LOG_CAPACITY = 4096  # events of one game (a 4-player game writes about 300)
+
+
+def new_state(prep: Prepared, aggs: dict[str, np.ndarray], rotation: int = 0,
+              log_capacity: int = 0, room: int = 0) -> krules.State:
+    """The kernel state for games of a prepared run, adding to `aggs`."""
+    return krules.new_state(
+        players=prep.players, setc=prep.setc, vmasks=prep.vmasks, hand_size=prep.hand,
+        supply=prep.supply, see_all=prep.see_all, tie_discard=prep.tie_discard,
+        chain=prep.chain, radius=prep.radius, heat_radius=prep.heat_radius,
+        policies=prep.policies, weights=prep.weights,
+        aggs=stat_table.as_tuple(kstats.Aggs, aggs), rotation=rotation,
+        log_capacity=log_capacity, room=room)
+
+
+def no_forbidden() -> np.ndarray:
+    """A forbidden set that forbids nothing (every seat, every option)."""
+    return np.zeros((kstats.MAX_P, len(krules.OPTIONS)), np.bool_)
+
+
 class SamuraiCardGame(Game):
     """Samurai: The Card Game (villages and influence cards), 2-4 players."""
 
@@ -302,12 +335,14 @@ class SamuraiCardGame(Game):
     rules = RULES
     default_n = 1_000_000
     chunk_size = 4_000  # about half a second of greedy games: Ctrl-C stays quick
-    kernel = K.play_chunk
+    kernel = kplay.play_chunk
+    stats = kstats.TABLE
     row_columns = (
         "winner", "shared_mask", "turns", "end_mask", "villages_placed", "villages_scored",
-        *(f"markers_{q}_{s}" for q in range(K.MAX_P) for s in SHAPES),
-        *(f"dominated_{q}" for q in range(K.MAX_P)),
+        *(f"markers_{q}_{s}" for q in range(kstats.MAX_P) for s in SHAPES),
+        *(f"dominated_{q}" for q in range(kstats.MAX_P)),
     )
+    length_column = "turns"
 
     def load_content(self, path: Path) -> Content:
         """Read and validate a content file (player set and village deck)."""
@@ -316,51 +351,30 @@ class SamuraiCardGame(Game):
     def prepare(
         self, content: Content, players: int, seats: tuple[str, ...], rules: dict[str, str]
     ) -> Prepared:
-        """Kernel inputs: the set's card codes, the village deck, parameters."""
+        """Kernel inputs: the set's card codes, the village deck, rule options, weights."""
         cs: CardSet = content.data
         nv = len(cs.village_masks)
-        pi = np.zeros(K.N_PI, np.int64)
-        pi[K.PI_HAND] = cs.hand
-        pi[K.PI_SUPPLY] = supply_for(cs, players, rules)
-        pi[K.PI_SEE_ALL] = int(rules["villages"] == "see-all")
-        pi[K.PI_TIE_DISCARD] = int(rules["tied-marker"] == "discarded")
-        pi[K.PI_CHAIN] = int(rules["chain"] == "on")
-        pi[K.PI_R] = nv + 3  # a village is at most one diagonal step beyond an earlier one
-        pi[K.PI_HEAT_R] = HEAT_RADIUS
-        pf = np.zeros(K.N_PF)
-        pf[K.PF_INFL] = INFLUENCE_WEIGHT
-        pf[K.PF_CAP] = LEAD_CAP
-        pf[K.PF_KEEP] = KEEP_WEIGHT / (int(cs.kind_influence.max()) + 2)
-        pf[K.PF_SCARCE] = SCARCITY_WEIGHT
-        pf[K.PF_DOM] = DOMINATION_BONUS
+        weights = np.zeros(kplayers.N_PF)
+        weights[kplayers.PF_INFL] = INFLUENCE_WEIGHT
+        weights[kplayers.PF_CAP] = LEAD_CAP
+        weights[kplayers.PF_KEEP] = KEEP_WEIGHT / (int(cs.kind_influence.max()) + 2)
+        weights[kplayers.PF_SCARCE] = SCARCITY_WEIGHT
+        weights[kplayers.PF_DOM] = DOMINATION_BONUS
         for s in range(3):
-            pf[K.PF_FREQ + s] = float(((cs.village_masks >> s) & 1).mean())
-        codes = {"random": K.RANDOM, "greedy": K.GREEDY}
+            weights[kplayers.PF_FREQ + s] = float(((cs.village_masks >> s) & 1).mean())
         return Prepared(
-            players=players, policies=np.array([codes[s] for s in seats], np.int64),
-            setc=set_codes(cs, players), vmasks=cs.village_masks.copy(), pi=pi, pf=pf,
+            players=players, policies=np.array([CODES[s] for s in seats], np.int64),
+            setc=set_codes(cs, players), vmasks=cs.village_masks.copy(), hand=cs.hand,
+            supply=supply_for(cs, players, rules), see_all=rules["villages"] == "see-all",
+            tie_discard=rules["tied-marker"] == "discarded", chain=rules["chain"] == "on",
+            # a village is at most one diagonal step beyond an earlier one
+            radius=nv + 3, heat_radius=HEAT_RADIUS, weights=weights,
             n_kinds=len(cs.kind_symbol),
         )
 
-    def new_aggregates(self, prep: Prepared) -> dict[str, np.ndarray]:
-        """Zeroed statistics in the kernel's layout."""
-        z = np.zeros
-        h = 2 * int(prep.pi[K.PI_HEAT_R]) + 1
-        return {
-            "wins": z(K.MAX_P, np.int64),
-            "shared": z(K.MAX_P, np.int64),
-            "outcome": z(3, np.int64),
-            "winby": z(K.N_WINBY, np.int64),
-            "elim": z(K.MAX_P, np.int64),
-            "domn": z((K.MAX_P, 4), np.int64),
-            "markers": z((K.MAX_P, 3, 2), np.int64),
-            "ends": z(K.N_END, np.int64),
-            "lengths": z(K.N_LEN, np.int64),
-            "vhist": z((2, K.N_VH), np.int64),
-            "kinds": z((prep.n_kinds, K.N_KSTAT), np.int64),
-            "heat": z((h, h), np.int64),
-            "misc": z(K.N_MISC, np.int64),
-        }
+    def sizes(self, prep: Prepared) -> dict[str, int]:
+        """Run-time sizes of the statistics table's dimensions."""
+        return kstats.sizes(prep.n_kinds, prep.heat_radius)
 
     supports_mirror = True
 
@@ -369,13 +383,14 @@ class SamuraiCardGame(Game):
         rows: np.ndarray | None, rotation: int = 0,
     ) -> None:
         """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
-        out = rows if rows is not None else np.zeros((0, K.N_ROW), np.int64)
-        K.play_chunk(
-            np.uint64(seed), first, count, prep.players, prep.policies, prep.setc, prep.vmasks,
-            prep.pi, prep.pf, aggs["wins"], aggs["shared"], aggs["outcome"], aggs["winby"],
-            aggs["elim"], aggs["domn"], aggs["markers"], aggs["ends"], aggs["lengths"],
-            aggs["vhist"], aggs["kinds"], aggs["heat"], aggs["misc"], out, rotation,
-        )
+        out = rows if rows is not None else np.zeros((0, kplay.N_ROW), np.int64)
+        kplay.play_chunk(new_state(prep, aggs, rotation), np.uint64(seed), first, count, out,
+                        no_forbidden())
+
+    def handle(self, prep: Prepared, seed: int, playout: int,
+               rotation: int = 0) -> SamuraiCardHandle:
+        """Playout `playout` of the run keyed by `seed`, at its start, step by step."""
+        return SamuraiCardHandle(self, prep, seed, playout, rotation)
 
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
         """Seat outright wins; shared victories and games nobody won count as shared; every
@@ -383,7 +398,7 @@ class SamuraiCardGame(Game):
         games = int(aggs["outcome"].sum())
         return CoreStats(
             games=games, seat_wins=aggs["wins"][:players].copy(),
-            shared=int(aggs["outcome"][K.O_SHARED] + aggs["outcome"][K.O_NONE]),
+            shared=int(aggs["outcome"][Outcome.SHARED] + aggs["outcome"][Outcome.NONE]),
             completed=games, length=aggs["lengths"].copy(), length_unit="turns",
         )
 
@@ -394,69 +409,255 @@ class SamuraiCardGame(Game):
         return R.summarize(named_stats(aggs, content.data, manifest["players"]), manifest)
 
 
-END_REASONS = (("markers", K.E_MARKERS), ("villages", K.E_VILLAGES), ("cards", K.E_CARDS),
-               ("blocked", K.E_BLOCKED))
+END_REASONS = (("markers", End.MARKERS), ("villages", End.VILLAGES), ("cards", End.CARDS),
+               ("blocked", End.BLOCKED))
+OUTCOME_NAMES = {Outcome.OUTRIGHT: "outright", Outcome.SHARED: "shared",
+                 Outcome.NONE: "nobody"}
+WINBY_NAMES = {WinBy.TWO_SHAPES: "two or three shapes dominated",
+               WinBy.OTHER_SHAPES: "most markers in the other shapes",
+               WinBy.TIEBREAK: "tie broken by the dominated shape",
+               WinBy.SHARED: "shared victory",
+               WinBy.NONE: "nobody dominates a shape"}
+KIND_NAMES = {KindStat.PLAYED: "played", KindStat.CONTESTS: "contests",
+              KindStat.WON: "contests_won", KindStat.TOUCHED: "touched",
+              KindStat.TOUCH_MARKERS: "touched_markers", KindStat.TOUCH_WON: "touched_won",
+              KindStat.PLAY_WON: "plays_by_winner"}
+MISC_NAMES = {Misc.CONTESTS: "contests", Misc.TIES: "tied_contests",
+              Misc.SUBST: "substitute_markers", Misc.SUBST_GAMES: "games_with_substitutes",
+              Misc.DISCARDED: "tied_markers_discarded", Misc.OPEN1: "turns_opening_1",
+              Misc.OPEN2: "turns_opening_2", Misc.OPEN3: "turns_opening_3",
+              Misc.CHAINED: "villages_chained", Misc.UNFILLED: "openings_unfilled",
+              Misc.HEAT_OUT: "scored_outside_heatmap", Misc.TURNS: "turns",
+              Misc.SCORED: "villages_scored", Misc.PLACED: "villages_placed"}
 
 
 def named_stats(aggs: dict[str, np.ndarray], cs: CardSet, players: int) -> dict[str, Any]:
-    """The kernel's arrays under plain names, for reports (which know nothing of kernels)."""
-    kinds = aggs["kinds"]
+    """The statistics under plain names, for reports (which know nothing of kernels)."""
+    table = {s.name: s for s in kstats.TABLE}
+    kinds = stat_table.columns(table["kinds"], aggs["kinds"])
     misc = aggs["misc"]
     ends = aggs["ends"]
+    vhist = stat_table.columns(table["vhist"], aggs["vhist"], axis=0)
     return {
         "players": players,
         "games": int(aggs["outcome"].sum()),
         "wins": aggs["wins"][:players],
         "shared": aggs["shared"][:players],
-        "outcome": {"outright": int(aggs["outcome"][K.O_OUTRIGHT]),
-                    "shared": int(aggs["outcome"][K.O_SHARED]),
-                    "nobody": int(aggs["outcome"][K.O_NONE])},
-        "winby": {"two or three shapes dominated": int(aggs["winby"][K.W_TWO_SHAPES]),
-                  "most markers in the other shapes": int(aggs["winby"][K.W_OTHER_SHAPES]),
-                  "tie broken by the dominated shape": int(aggs["winby"][K.W_TIEBREAK]),
-                  "shared victory": int(aggs["winby"][K.W_SHARED]),
-                  "nobody dominates a shape": int(aggs["winby"][K.W_NONE])},
+        "outcome": {OUTCOME_NAMES[o]: int(aggs["outcome"][o]) for o in Outcome},
+        "winby": {WINBY_NAMES[w]: int(aggs["winby"][w]) for w in WinBy},
         "eliminated": aggs["elim"][:players],
         "dominated": aggs["domn"][:players],
         "shapes": list(SHAPES),
         "shape_markers": list(SHAPE_MARKERS),
         "markers_sum": aggs["markers"][:players, :, 0],
         "markers_sq": aggs["markers"][:players, :, 1],
-        "ends": {name: int(sum(ends[m] for m in range(K.N_END) if m & bit))
+        "ends": {name: int(sum(ends[m] for m in range(N_END) if m & bit))
                  for name, bit in END_REASONS},
         "end_combos": {"+".join(n for n, b in END_REASONS if m & b): int(ends[m])
-                       for m in range(1, K.N_END) if ends[m]},
+                       for m in range(1, N_END) if ends[m]},
         "length": aggs["lengths"],
-        "villages_placed": aggs["vhist"][0],
-        "villages_scored": aggs["vhist"][1],
+        "villages_placed": vhist[Placed.PLACED.name.lower()],
+        "villages_scored": vhist[Placed.SCORED.name.lower()],
         "kinds": {
             "card": cs.kind_names(),
             "symbol": [SYMBOLS[s] for s in cs.kind_symbol],
             "influence": cs.kind_influence,
             "assumed": cs.kind_assumed,
-            "played": kinds[:, K.K_PLAYED],
-            "contests": kinds[:, K.K_CONTESTS],
-            "contests_won": kinds[:, K.K_WON],
-            "touched": kinds[:, K.K_TOUCHED],
-            "touched_markers": kinds[:, K.K_TOUCH_MARKERS],
-            "touched_won": kinds[:, K.K_TOUCH_WON],
-            "plays_by_winner": kinds[:, K.K_PLAY_WON],
+            **{KIND_NAMES[k]: kinds[k.name.lower()] for k in KindStat},
         },
         "heat": aggs["heat"],
-        "misc": {
-            "contests": int(misc[K.M_CONTESTS]),
-            "tied_contests": int(misc[K.M_TIES]),
-            "substitute_markers": int(misc[K.M_SUBST]),
-            "games_with_substitutes": int(misc[K.M_SUBST_GAMES]),
-            "tied_markers_discarded": int(misc[K.M_DISCARDED]),
-            "turns_opening_1": int(misc[K.M_OPEN1]),
-            "turns_opening_2": int(misc[K.M_OPEN1 + 1]),
-            "turns_opening_3": int(misc[K.M_OPEN1 + 2]),
-            "villages_chained": int(misc[K.M_CHAINED]),
-            "openings_unfilled": int(misc[K.M_UNFILLED]),
-            "scored_outside_heatmap": int(misc[K.M_HEAT_OUT]),
-            "turns": int(misc[K.M_TURNS]),
-            "villages_scored": int(misc[K.M_SCORED]),
-            "villages_placed": int(misc[K.M_PLACED]),
-        },
+        "misc": {MISC_NAMES[m]: int(misc[m]) for m in MISC_NAMES},
     }
+
+
+# --- one game, step by step ---------------------------------------------------------------
+
+def card_name(code: int) -> str:
+    """'rice 3', 'samurai 1' ... for a card code."""
+    return f"{SYMBOLS[(code >> 2) & 3]} {(code >> 4) & 15}"
+
+
+def village_name(mask: int) -> str:
+    """'helmet+rice' ... for a village card's symbol mask."""
+    return "+".join(SHAPES[s] for s in range(3) if mask >> s & 1)
+
+
+class SamuraiCardHandle(GameHandle):
+    """One game of Samurai: The Card Game, driven step by step through its kernels."""
+
+    def __init__(self, game: SamuraiCardGame, prep: Prepared, seed: int, playout: int,
+                 rotation: int = 0, log_capacity: int = LOG_CAPACITY, room: int = 0) -> None:
+        """Playout `playout` of the run keyed by `seed`, after setup; `room` adds rows for
+        villages put on the board by hand (tests)."""
+        self.prep = prep
+        self.aggs = game.new_aggregates(prep)
+        self.st = new_state(prep, self.aggs, rotation, log_capacity, room)
+        self.log_buf = self.st.log
+        self.log_n = self.st.log_n
+        self.forbid = no_forbidden()
+        self.row_columns = game.row_columns
+        self.max_actions = max(1024, (prep.hand + 1) * len(self.st.front) + 16)
+        self.width = 2 * prep.radius + 1
+        krules.py_setup(self.st, np.uint64(seed), playout)
+
+    # --- hooks ---
+    def current_player(self) -> int:
+        """Seat (from 0) to act; -1 once the game is over."""
+        c = self.st.cnt[0]
+        return -1 if c["over"] else int(c["cur"])
+
+    def _legal(self, out: np.ndarray) -> int:
+        return int(krules.py_legal_actions(self.st, out))
+
+    def _apply(self, action: int) -> None:
+        krules.py_apply(self.st, np.int64(action))
+
+    def _choose(self) -> int:
+        return int(kplayers.py_choose(self.st, self.forbid))
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.st.cnt[0]["over"])
+
+    def turn(self) -> int:
+        """The turn being played (cards played so far + 1), or the last once over."""
+        c = self.st.cnt[0]
+        return int(c["turns"]) + (0 if c["over"] else 1)
+
+    def row(self) -> dict[str, int]:
+        """The finished game's --save-games row."""
+        row = np.zeros(kplay.N_ROW, np.int64)
+        kplay.py_game_row(self.st, row)
+        return {c: int(v) for c, v in zip(self.row_columns, row, strict=True)}
+
+    def outcome(self) -> dict[str, Any]:
+        """Winners (seats from 1), how the game was decided, its length and the markers."""
+        st, n = self.st, self.prep.players
+        c = self.counters()
+        won = np.zeros(kstats.MAX_P)
+        krules.py_outcome(st, won)
+        return {
+            "winners": [s + 1 for s in range(n) if won[s]],
+            "outcome": OUTCOME_NAMES[Outcome(c["result"])],
+            "decided_by": WINBY_NAMES[WinBy(c["winby"])] if c["over"] else None,
+            "turns": c["turns"],
+            "end": [name for name, bit in END_REASONS if c["end"] & bit],
+            "markers": self._markers(),
+            "dominates": {s: (int(st.dom[i]) + 1 if st.dom[i] >= 0 else None)
+                          for i, s in enumerate(SHAPES)} if c["over"] else None,
+        }
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat `player` (from 0) sees: its own hand, the board, the legal cells, the
+        cards left in every hand and draw pile, markers taken and left, the visible village
+        cards (more of them for the seat placing villages) and the cells open now."""
+        st, n = self.st, self.prep.players
+        c = self.counters()
+        cards, villages = [], []
+        for i in range(c["nfill"]):
+            cell = int(st.filled[i])
+            h = int(st.grid[cell])
+            x, y = self.xy(cell)
+            if (x + y) % 2:
+                cards.append({"at": (x, y), "seat": ((h - 1) & 3) + 1, "card": card_name(h - 1)})
+            else:
+                v = st.vill[h - 1]
+                villages.append({"at": (x, y), "symbols": village_name(int(v["mask"])),
+                                 "scored": bool(v["scored"])})
+        left = len(st.vdeck) - c["vtop"]
+        shown = (int(krules.py_visible_villages(st)) if player == self.current_player()
+                 else min(1, left))
+        placing = c["phase"] == krules.PLACE and not c["over"]
+        return {
+            "seat": player + 1,
+            "hand": [card_name(int(code)) for code in
+                     st.hands[player, :st.seat[player]["hand_n"]]],
+            "cards_in_hand": [int(v) for v in st.seat["hand_n"][:n]],
+            "cards_in_deck": [int(v) for v in st.seat["deck_n"][:n]],
+            "cards": cards, "villages": villages,
+            "legal_cells": sorted(self.xy(int(x)) for x in st.front[:c["nf"]]),
+            "open_cells": [self.xy(int(x)) for x in st.opens[:c["n_open"]]] if placing else [],
+            "visible_villages": [village_name(int(st.vdeck[c["vtop"] + j]))
+                                 for j in range(shown)],
+            "village_cards_left": left,
+            "markers": self._markers(),
+            "supply": {s: int(st.rem[i]) for i, s in enumerate(SHAPES)},
+        }
+
+    def describe_action(self, action: int) -> str:
+        """'plays rice 3 at (1, 0)', 'puts the helmet+rice village at (1, 1)' ..."""
+        st = self.st
+        c = self.counters()
+        c1 = action & krules.CELL_MASK
+        if c["phase"] == krules.PLAY:
+            hi = action >> krules.CELL_BITS
+            return f"plays {card_name(int(st.hands[c['cur'], hi]))} at {self.xy(c1)}"
+        c2 = ((action >> krules.CELL_BITS) & krules.CELL_MASK) - 1
+        vtop = c["vtop"]
+        said = f"puts the {village_name(int(st.vdeck[vtop]))} village at {self.xy(c1)}"
+        if c2 >= 0:
+            said += f" and the {village_name(int(st.vdeck[vtop + 1]))} one at {self.xy(c2)}"
+        return said
+
+    def describe_event(self, kind: int, a: int, b: int, c: int, d: int) -> tuple[str, str]:
+        """A logged event in words (see the EV_* kinds in kernels/samurai_card_game/rules.py)."""
+        seat = f"seat {b + 1}"
+        words = {
+            krules.EV_DEAL: ("deal", lambda: f"is dealt {card_name(a)}"),
+            krules.EV_DECK: ("setup", lambda: f"the village deck is shuffled ({a} cards)"),
+            krules.EV_VILLAGE: ("village", lambda: f"the {village_name(b)} village is put at "
+                               f"{self.xy(a)} ({c} village cards left)"),
+            krules.EV_TOP: ("chance", lambda: f"the next village card turned up: "
+                           f"{village_name(a)} ({b} left)"),
+            krules.EV_OPEN: ("opens", lambda: f"{self.xy(a)} opens for a village"
+                            + (" (by a village placed this turn)" if b else "")),
+            krules.EV_UNFILLED: ("unfilled", lambda: f"{self.xy(a)} stays empty: no village "
+                                "card left"),
+            krules.EV_SCORE: ("scoring", lambda: f"the {village_name(b)} village at "
+                             f"{self.xy(a)} is surrounded"),
+            krules.EV_AWARD: ("marker", lambda: f"{SHAPES[a]} ({SHAPE_MARKERS[a]}) marker to "
+                             f"{seat} with influence {c}; {d} left in the supply"),
+            krules.EV_TIE: ("tie", lambda: f"{SHAPES[a]} tied at influence {b}: no marker"
+                           + ("; the marker is discarded" if c else "")
+                           + f"; {d} left in the supply"),
+            krules.EV_DRAW: ("chance", lambda: f"draws {card_name(a)} ({b} left in its deck)"),
+            krules.EV_SKIP: ("skip", lambda: "has no card left: skipped"),
+            krules.EV_END: ("end", lambda: "the game ends: " + ", ".join(
+                n for n, bit in END_REASONS if a & bit)),
+            krules.EV_DOMINATE: ("dominance", lambda: f"{SHAPES[a]}: {seat} dominates with {c}"
+                                if b >= 0 else f"{SHAPES[a]}: nobody dominates (tie)"),
+            krules.EV_RESULT: ("result", lambda: self._result_words(a, b, c, d)),
+        }
+        if kind not in words:
+            return "event", f"kind {kind}: {a} {b} {c} {d}"
+        name, say = words[kind]
+        return name, say()
+
+    # --- helpers ---
+    def counters(self) -> dict[str, int]:
+        """The game's counters (rules.CNT) by name."""
+        c = self.st.cnt[0]
+        return {name: int(c[name]) for name in krules.CNT.names}
+
+    def _markers(self) -> dict[str, dict[str, int]]:
+        return {f"seat {q + 1}": {s: int(self.st.taken[q, i]) for i, s in enumerate(SHAPES)}
+                for q in range(self.prep.players)}
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        """(x, y) of a board cell, the first village at (0, 0)."""
+        r = self.prep.radius
+        return int(cell % self.width - r), int(cell // self.width - r)
+
+    def cell(self, x: int, y: int) -> int:
+        """The board cell at (x, y)."""
+        r = self.prep.radius
+        return (y + r) * self.width + (x + r)
+
+    @staticmethod
+    def _result_words(a: int, b: int, c: int, d: int) -> str:
+        if a == Outcome.OUTRIGHT:
+            return f"seat {b + 1} wins ({WINBY_NAMES[WinBy(d)]})"
+        if a == Outcome.SHARED:
+            seats = ", ".join(str(q + 1) for q in range(kstats.MAX_P) if c >> q & 1)
+            return f"shared victory of seats {seats}"
+        return "nobody wins: nobody dominates a shape"
