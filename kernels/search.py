@@ -77,6 +77,12 @@ def option_of(st, action):
     raise NotImplementedError
 
 
+def evaluate(st, out):
+    """out[s] = each seat's estimated chance of winning from a position that is not over
+    (used when a rollout is cut short: `mcts_choose(..., max_rollout > 0)`)."""
+    raise NotImplementedError
+
+
 # --- the search
 
 Tree = namedtuple("Tree", ["action", "player", "parent", "child", "sibling", "visits",
@@ -86,10 +92,11 @@ Tree = namedtuple("Tree", ["action", "player", "parent", "child", "sibling", "vi
 rewards of `player`, who chose the action leading to the node; used: (1,) int64 nodes."""
 
 Workspace = namedtuple("Workspace", ["tree", "scratch", "stream", "acts", "order",
-                                     "marks", "rewards"])
+                                     "marks", "rewards", "moves"])
 """A search's memory, made once per chunk: tree, scratch game state (same type as the
 real one), stream (1, STATE_SIZE) uint64 the search's own random stream, acts and order
-(max actions,) int64 buffers, marks (max actions,) bool, rewards (max players,) float64."""
+(max actions,) int64 buffers, marks (max actions,) bool, rewards (max players,) float64,
+moves (1,) int64: actions applied in simulations so far (for `simcli bench`)."""
 
 SEARCH_LANE = 64  # the search of seat s draws from lane SEARCH_LANE + s of the playout
 
@@ -106,7 +113,8 @@ def new_workspace(budget: int, scratch, max_actions: int, max_players: int) -> W
     """Memory for searches of up to `budget` simulations on states like `scratch`."""
     return Workspace(new_tree(budget + 2), scratch, new_states(np.int64(0), np.int64(1)),
                      np.zeros(max_actions, np.int64), np.zeros(max_actions, np.int64),
-                     np.zeros(max_actions, np.bool_), np.zeros(max_players, np.float64))
+                     np.zeros(max_actions, np.bool_), np.zeros(max_players, np.float64),
+                     np.zeros(1, np.int64))
 
 
 @njit(**JIT)
@@ -220,9 +228,11 @@ def _descend(ws, node, c, forbid):
 
 
 @njit(**JIT)
-def mcts_choose(st, ws, forbid, budget, c, rollout_policy):
+def mcts_choose(st, ws, forbid, budget, c, rollout_policy, max_rollout):
     """The action the seat to act in `st` chooses after `budget` simulations (forbid:
-    (players, options) bool, the options each player may never use)."""
+    (players, options) bool, the options each player may never use). Rollouts play to the
+    end, or `max_rollout` actions when it is positive and then take the game's
+    `evaluate` estimate."""
     tree = ws.tree
     tree.used[0] = 0
     root = _new_node(tree, -1, -1, -1)
@@ -236,14 +246,22 @@ def mcts_choose(st, ws, forbid, budget, c, rollout_policy):
         node = root
         path_end = root
         expanded = False
+        depth = 0
         while not expanded and not is_over(ws.scratch):
             node, expanded = _descend(ws, node, c, forbid)
+            depth += 1
             if node < 0:
                 break
             path_end = node
-        while not is_over(ws.scratch):
+        steps = 0
+        while not is_over(ws.scratch) and (max_rollout <= 0 or steps < max_rollout):
             apply(ws.scratch, rollout_action(ws.scratch, rollout_policy))
-        outcome(ws.scratch, ws.rewards)
+            steps += 1
+        ws.moves[0] += depth + steps
+        if is_over(ws.scratch):
+            outcome(ws.scratch, ws.rewards)
+        else:
+            evaluate(ws.scratch, ws.rewards)
         node = path_end
         while node > 0:
             tree.visits[node] += 1

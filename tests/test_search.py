@@ -10,17 +10,36 @@ from tests import toy_games as T
 NO_FORBID = np.zeros((2, 0), np.bool_)
 
 
-def nim_choice(heap, budget=400, seed=1, forbid=NO_FORBID, c=1.0):
+def nim_choice(heap, budget=400, seed=1, forbid=NO_FORBID, c=1.0, max_rollout=0):
     st = T.new_nim(heap)
     ws = search.new_workspace(budget, T.new_nim(heap), 8, 2)
     search.seed_search(ws, seed, 0, 0)
-    return int(search.mcts_choose(st, ws, forbid, budget, c, 0))
+    return int(search.mcts_choose(st, ws, forbid, budget, c, 0, max_rollout))
 
 
 @pytest.mark.parametrize(("heap", "best"), [(5, 1), (6, 2), (7, 3), (9, 1), (10, 2)])
 def test_mcts_finds_the_winning_nim_move(heap, best):
     """Leaving a multiple of 4 wins; with 400 simulations it finds it."""
     assert nim_choice(heap) == best
+
+
+@pytest.mark.parametrize(("heap", "best"), [(9, 1), (10, 2), (11, 3)])
+def test_cut_rollouts_use_the_games_evaluation(heap, best):
+    """Rollouts cut after one move and scored by the game's evaluation still find the
+    winning move, with far fewer simulated moves."""
+    st = T.new_nim(heap)
+    ws = search.new_workspace(400, T.new_nim(heap), 8, 2)
+    search.seed_search(ws, 1, 0, 0)
+    assert search.mcts_choose(st, ws, NO_FORBID, 400, 1.0, 0, 1) == best
+    assert ws.moves[0] < 400 * 6
+
+
+def test_simulated_moves_are_counted():
+    st = T.new_nim(9)
+    ws = search.new_workspace(50, T.new_nim(9), 8, 2)
+    search.seed_search(ws, 1, 0, 0)
+    search.mcts_choose(st, ws, NO_FORBID, 50, 1.0, 0, 0)
+    assert 50 * 3 <= ws.moves[0] <= 50 * 9
 
 
 def test_mcts_is_deterministic_for_a_seed_and_varies_with_it():
@@ -44,7 +63,7 @@ def hc_choices(card0, card1, seeds=range(40), budget=200):
         st.card[0], st.card[1] = card0, card1
         ws = search.new_workspace(budget, T.new_high_card(), 4, 2)
         search.seed_search(ws, seed, 0, 0)
-        out.append(int(search.mcts_choose(st, ws, NO_FORBID, budget, 0.7, 0)))
+        out.append(int(search.mcts_choose(st, ws, NO_FORBID, budget, 0.7, 0, 0)))
     return out
 
 

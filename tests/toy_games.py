@@ -103,6 +103,17 @@ def _nim_rollout(st, policy):
         return lambda st, policy: 1 + below(st.rng[st.turn[0]], min(3, st.heap[0]))
 
 
+@overload(search.evaluate)
+def _nim_evaluate(st, out):
+    """A heap that is a multiple of 4 is lost for the player to move."""
+    if _is(st, Nim):
+        def impl(st, out):
+            mover_wins = 0.0 if st.heap[0] % 4 == 0 else 1.0
+            out[st.turn[0]] = mover_wins
+            out[1 - st.turn[0]] = 1.0 - mover_wins
+        return impl
+
+
 @overload(search.option_of)
 def _nim_option(st, a):
     if _is(st, Nim):
@@ -213,6 +224,14 @@ def _hc_outcome(st, out):
 def _hc_rollout(st, policy):
     if _is(st, HighCard):
         return lambda st, policy: below(st.rng[0], 2)
+
+
+@overload(search.evaluate)
+def _hc_evaluate(st, out):
+    if _is(st, HighCard):
+        def impl(st, out):
+            out[:] = 0.5
+        return impl
 
 
 @overload(search.option_of)
