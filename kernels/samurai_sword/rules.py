@@ -1576,3 +1576,40 @@ def observe(st, viewer, out):
     for k in range(g.disc_n):
         out[i + g.disc[k]] += 1
     return i + T
+
+
+# --- for tests and tools: positions built by hand, rules asked directly ---------------------
+
+@njit(**NO_ALLOC)
+def resume(st):
+    """Go on from a forced step (a position built by hand, e.g. phase ST_TURN) to the next
+    decision or the end, as apply does after an action."""
+    t = table(st)
+    advance(t)
+    if st.game[0].phase == PH_OVER:
+        count_end(st)
+
+
+@njit(**NO_ALLOC)
+def difficulty_of(st, p, q):
+    """The Difficulty for p to attack q now."""
+    return difficulty(table(st), p, q)
+
+
+@njit(**NO_ALLOC)
+def damage_of(st, p, q, c):
+    """The wounds p's Weapon type c would deal q on a hit."""
+    return weapon_damage(table(st), p, q, c)
+
+
+@njit(**NO_ALLOC)
+def weapons_allowed(st, p):
+    """How many Weapons p may play in a turn."""
+    return weapon_limit(table(st), p)
+
+
+@njit(**NO_ALLOC)
+def score_now(st):
+    """The winning team if the game were scored on Honor now; the team scores go to
+    game.team_score."""
+    return score(table(st))
