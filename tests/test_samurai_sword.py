@@ -813,3 +813,27 @@ def test_heuristic_plays_properties_first_heals_when_low_and_keeps_daimyo_late()
     assert t.heuristic(1) == ("Breathing", 0, -1)
     t.give(2, "Daimyo")
     assert t.heuristic(2)[0] == "Daimyo"  # a Daimyo is worth nothing to the Ronin
+
+
+def test_the_heuristic_reads_no_hidden_role_but_its_own():
+    rng = np.random.default_rng(11)
+    cards = ["Bokken", "Kiseru", "Daikyu", "Geisha", "Diversion", "Bushido", "Parry",
+             "Battle Cry", "Breathing", "Armor", "Jujutsu"]
+    changed = 0
+    for _ in range(200):
+        P = int(rng.integers(4, 8))
+        roles = ["shogun", *rng.permutation(list(C.setups[P].roles[1:]))]
+        t = Pos(P, roles=roles)
+        for x in range(P):
+            t.give(x, *rng.choice(cards, int(rng.integers(0, 5))))
+            t.set(x, res=int(rng.integers(0, 6)), hostile=int(rng.integers(0, 2)),
+                  loyal=int(rng.integers(0, 2)))
+        p = int(rng.integers(0, P))
+        before = t.heuristic(p)
+        others = [x for x in range(1, P) if x != p]
+        a, b = (int(x) for x in rng.choice(others, 2, replace=False))
+        changed += t.st.seats[a]["role"] != t.st.seats[b]["role"]
+        for f in ("role", "team", "stars", "mult"):
+            t.st.seats[a][f], t.st.seats[b][f] = t.st.seats[b][f], t.st.seats[a][f]
+        assert t.heuristic(p) == before  # other players' hidden roles change nothing
+    assert changed > 60
