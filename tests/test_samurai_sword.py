@@ -120,7 +120,9 @@ class Pos:
 
     @property
     def misc(self):
-        return self.h.aggs["misc"]
+        """The counts so far (this game's join the run's statistics when it ends)."""
+        done = self.h.aggs["misc"]
+        return done if self.h.is_over() else done + self.g["misc"]
 
     # --- playing ---
     def decide_for(self, p):
@@ -183,12 +185,12 @@ class Pos:
     def heuristic(self, p):
         """The heuristic's play for p now, whatever p's policy (its stream restored)."""
         self.decide_for(p)
-        saved = self.st.rng.copy()
+        saved = self.g["rng"].copy()
         policy = int(self.st.seats[p]["policy"])
         self.st.seats[p]["policy"] = HEURISTIC
         a = self.h.choose()
         self.st.seats[p]["policy"] = policy
-        self.st.rng[:] = saved
+        self.g["rng"][:] = saved
         return self.decode(a)
 
     def difficulty(self, p, q):

@@ -169,14 +169,14 @@ def test_a_choice_depends_only_on_what_the_player_can_see(policy):
         while not h.is_over():
             p = h.current_player()
             if rng.random() < 0.3:
-                seen, saved = observation(h, p), h.st.rng.copy()
+                seen, saved = observation(h, p), h.st.game[0]["rng"].copy()
                 before = h.choose()
-                h.st.rng[:] = saved
+                h.st.game[0]["rng"][:] = saved
                 roles = h.st.seats["role"].copy()
                 hide_differently(h.st, p, rng)
                 assert np.array_equal(observation(h, p), seen)  # only hidden facts moved
                 assert h.choose() == before
-                h.st.rng[:] = saved
+                h.st.game[0]["rng"][:] = saved
                 checked[int(h.st.game[0]["phase"])] += 1
                 checked["roles moved"] += not np.array_equal(roles, h.st.seats["role"])
             h.step()

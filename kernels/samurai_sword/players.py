@@ -101,7 +101,7 @@ def random_choice(t, p, fb, legal):
     Honor and each kind of Weapon held; Ieyasu on a coin flip; discards at random."""
     g = t.game[0]
     ph = g.phase
-    state = t.rng[t.seats[p].lane]
+    state = t.game[0].rng[t.seats[p].lane]
     if ph == R.PH_PLAY:
         return random_play(t, state, fb, legal)
     if ph == R.PH_PARRY or ph == R.PH_BATTLE_CRY:
@@ -279,7 +279,7 @@ def heuristic_play(t, p, fb):
         for q in range(P):  # the draw goes to the player it least wants to hurt
             g.work[R.W_KEY, q] = NO_KEY if q == p else \
                 -(g.work[R.W_SCORE, q] * 100 + t.seats[q].hand_n)
-        return R.play_code(t, c, pick(t.rng[me.lane], g.work[R.W_KEY], P), R.NONE)
+        return R.play_code(t, c, pick(t.game[0].rng[me.lane], g.work[R.W_KEY], P), R.NONE)
     geisha = first_of(t, p, R.GEISHA, fb)
     if geisha >= 0 and g.bushido == p and g.param[R.PI_GEISHA_SELF] == 1:
         return R.play_code(t, geisha, p, R.prop_type(t, p, R.BUSHIDO))
@@ -304,7 +304,7 @@ def against_enemy(t, p, geisha, fb):
     preferred enemy; PASS when none applies."""
     g = t.game[0]
     P = g.players
-    state = t.rng[t.seats[p].lane]
+    state = t.game[0].rng[t.seats[p].lane]
     score = g.work[R.W_SCORE]
     keys = g.work[R.W_KEY]
     c = first_of(t, p, R.BUSHIDO, fb)
@@ -349,10 +349,10 @@ def weapon_play(t, p):
     keys = g.work[R.W_KEY]
     weapon = g.work[R.W_WEAPON]
     dq = g.work[R.W_DIFF]
-    R.targets(t, p)
+    R.difficulties(t, p)
     for q in range(P):
         keys[q] = NO_KEY
-        if dq[q] < 0 or score[q] <= 0:
+        if not R.target(t, p, q) or score[q] <= 0:
             continue
         wt = R.NONE
         w_key = NO_KEY
@@ -368,7 +368,7 @@ def weapon_play(t, p):
         weapon[q] = wt
         keys[q] = (score[q] * 1000 + (500 if dmg >= t.seats[q].res else 0) + 20 * dmg
                    - t.seats[q].res)
-    best = pick(t.rng[t.seats[p].lane], keys, P)
+    best = pick(t.game[0].rng[t.seats[p].lane], keys, P)
     if best >= 0:
         return R.play_code(t, weapon[best], best, R.NONE)
     return R.PASS

@@ -33,11 +33,12 @@ the acting player's own lane. Events for the log are written with `events.emit`.
 
 Layout. The position lives in two record arrays, `seats` (one record per seat: its
 resilience, Honor, role, hand and properties ...) and `game` (one record: the deck and
-the discard pile, whose decision it is, the run's parameters ...), with fixed capacities
-(MAX_T card types, MAX_D cards, MAX_C characters). numba passes a tuple of arrays by
-value, a few machine words per array, on every call it does not inline: the rules and the
-players therefore take `Table` (`table(st)`: seats, game, streams, log and the two counts
-play adds to), seven arrays, while `State` also holds the run's other statistics.
+the discard pile, whose decision it is, the random streams, the log's counter, this game's
+counts, the run's parameters ...), with fixed capacities (MAX_T card types, MAX_D cards,
+MAX_C characters). numba passes a tuple of arrays by value, several machine words per
+array, on every call it does not inline: the rules and the players therefore pass each
+other `Table` (seats, game, log: `table(st)`), and this game's counts join the run's
+statistics (st.aggs) when the game ends.
 """
 
 from collections import namedtuple
@@ -270,22 +271,26 @@ GAME = np.dtype([
     ("role_mult", np.int64, (N_ROLE,)),  # run parameters: score multiplier per role
     ("char_res", np.int64, (MAX_C,)),  # run parameters: resilience per character
     ("char_abil", np.int64, (MAX_C,)),  # run parameters: ability per character
+    ("rng", np.uint64, (MAX_P + 1, STATE_SIZE)),  # one stream per player lane, then shared
+    ("log_n", np.int64, (1,)),  # events written to the log (or counted)
+    ("misc", np.int64, (N_MISC,)),  # this game's counts (stats.Misc), to st.aggs.misc
+    ("played", np.int64, (MAX_T,)),  # this game's cards played by type, to st.aggs.cards
 ], align=True)
 
-# The state: one namedtuple of arrays (numba types it by dtype and rank).
+# The state: one namedtuple of arrays (numba types it by dtype and rank). The random
+# streams, rng (MAX_P + 1, STATE_SIZE) uint64, and the log's counter, log_n (1,) int64, are
+# fields of the game record: game[0].rng, game[0].log_n.
 State = namedtuple("State", [
     "seats",  # (MAX_P,) SEAT records: per-seat facts, hands and properties
-    "game",  # (1,) GAME record: deck, discard pile, whose decision, parameters, scratch
-    "rng",  # (MAX_P + 1, STATE_SIZE) uint64: one stream per player lane, then the shared
+    "game",  # (1,) GAME record: deck, discard pile, whose decision, streams, parameters ...
     "log",  # (E, 7) int64: the event buffer (E = 0 in the fast path)
-    "log_n",  # (1,) int64: events written (or counted)
     "legal",  # (n_actions(T),) int64: scratch list of legal actions
-    "aggs",  # stats.SwordAggs: the statistics the rules add to
+    "aggs",  # stats.SwordAggs: the run's statistics, which a finished game adds to
 ])
 
 # What the rules and players pass each other: the state less the scratch list and the
-# statistics only the end of a game adds to (misc and cards are st.aggs.misc, .cards).
-Table = namedtuple("Table", ["seats", "game", "rng", "log", "log_n", "misc", "cards"])
+# run's statistics.
+Table = namedtuple("Table", ["seats", "game", "log"])
 
 
 def n_actions(card_types: int) -> int:
@@ -322,17 +327,16 @@ def new_state(*, players: int, policies: np.ndarray, roles: np.ndarray, honor: n
     g["role_mult"] = mult
     g["char_res"][:NC] = ch_res
     g["char_abil"][:NC] = ch_abil
-    log, log_n = ev.new_log(log_rows)
-    rng = new_states(0, MAX_P + 1)
-    assert rng.shape == (MAX_P + 1, STATE_SIZE)
-    return State(seats=seats, game=game, rng=rng, log=log, log_n=log_n,
-                 legal=np.zeros(n_actions(T), np.int64), aggs=aggs)
+    g["rng"] = new_states(0, MAX_P + 1)
+    log, _ = ev.new_log(log_rows)
+    return State(seats=seats, game=game, log=log, legal=np.zeros(n_actions(T), np.int64),
+                 aggs=aggs)
 
 
 @njit(**INLINE)
 def table(st):
     """The state as the rules and players pass it."""
-    return Table(st.seats, st.game, st.rng, st.log, st.log_n, st.aggs.misc, st.aggs.cards)
+    return Table(st.seats, st.game, st.log)
 
 
 # --- small facts ------------------------------------------------------------------------
@@ -340,7 +344,8 @@ def table(st):
 @njit(**COLD)
 def note(t, player, kind, a, b, c, d):
     """Write one event of the game log at the current turn."""
-    ev.emit(t.log, t.log_n, t.game[0].log_turn, player, kind, a, b, c, d)
+    g = t.game[0]
+    ev.emit(t.log, g.log_n, g.log_turn, player, kind, a, b, c, d)
 
 
 @njit(**COLD)
@@ -451,26 +456,40 @@ def discard_from_hand(t, p, c, why):
 # --- combat rules -------------------------------------------------------------------------
 
 @njit(**COLD)
-def difficulty(t, p, q):
-    """Difficulty for p to attack q: fewest steps either way counting only players who are
-    not Harmless, + q's Armor, + 1 for Benkei."""
-    P = t.game[0].players
-    cw = 1
+def difficulties(t, p):
+    """game.work[W_DIFF, q] = the Difficulty for p to attack q, for every other seat q:
+    fewest steps either way counting only players who are not Harmless, + q's Armor,
+    + 1 for Benkei."""
+    g = t.game[0]
+    P = g.players
+    d = g.work[W_DIFF]
+    steps = 1
     i = (p + 1) % P
-    while i != q:
+    while i != p:  # clockwise
+        d[i] = steps
         if not harmless(t, i):
-            cw += 1
+            steps += 1
         i = (i + 1) % P
-    ccw = 1
+    steps = 1
     i = (p + P - 1) % P
-    while i != q:
+    while i != p:  # counter-clockwise
+        if steps < d[i]:
+            d[i] = steps
         if not harmless(t, i):
-            ccw += 1
+            steps += 1
         i = (i + P - 1) % P
-    d = min(cw, ccw) + t.seats[q].prop_n[ARMOR - FOCUS]
-    if t.seats[q].ability == BENKEI:
-        d += 1
-    return d
+    for q in range(P):
+        if q != p:
+            d[q] += t.seats[q].prop_n[ARMOR - FOCUS]
+            if t.seats[q].ability == BENKEI:
+                d[q] += 1
+
+
+@njit(**COLD)
+def difficulty(t, p, q):
+    """The Difficulty for p to attack q (see difficulties)."""
+    difficulties(t, p)
+    return t.game[0].work[W_DIFF, q]
 
 
 @njit(**COLD)
@@ -504,15 +523,9 @@ def weapon_limit(t, p):
 
 
 @njit(**COLD)
-def targets(t, p):
-    """game.work[W_DIFF, q] = Difficulty for p to attack q, or -1 when q cannot be
-    targeted."""
-    g = t.game[0]
-    for q in range(g.players):
-        if q == p or harmless(t, q):
-            g.work[W_DIFF, q] = -1
-        else:
-            g.work[W_DIFF, q] = difficulty(t, p, q)
+def target(t, p, q):
+    """Whether p may attack q with a Weapon at all (another player, not Harmless)."""
+    return q != p and not harmless(t, q)
 
 
 @njit(**COLD)
@@ -548,7 +561,7 @@ def reshuffle(t):
         g.deck[i] = g.disc[i]
     g.deck_n = n
     g.disc_n = 0
-    shuffle(t.rng[SHARED], g.deck, n)
+    shuffle(t.game[0].rng[SHARED], g.deck, n)
     g.reshuffles += 1
     note(t, NONE, EV_RESHUFFLE, n, g.reshuffles, NIL, NIL)
     out = False
@@ -565,7 +578,7 @@ def restock(t, p):
     """p must draw from an empty deck: the discard pile is reshuffled; False when there is
     nothing to draw (nothing to reshuffle, or the reshuffle ended the game)."""
     if not reshuffle(t):
-        t.misc[Misc.EMPTY_DRAWS] += 1
+        t.game[0].misc[Misc.EMPTY_DRAWS] += 1
         note(t, p, EV_EMPTY, NIL, NIL, NIL, NIL)
         return False
     return t.game[0].end == End.NONE
@@ -617,13 +630,13 @@ def alone_with_resilience(t):
 def defeat(t, q, by):
     """q lost its last resilience to a card of `by`: Honor to `by`, then the end checks."""
     g = t.game[0]
-    t.misc[Misc.DEFEATS] += 1
+    t.game[0].misc[Misc.DEFEATS] += 1
     note(t, q, EV_DEFEAT, by, NIL, NIL, NIL)
     loser = t.seats[q]
     winner = t.seats[by]
     mate = loser.team == winner.team
     if mate:
-        t.misc[Misc.TEAMMATE_DEFEATS] += 1
+        t.game[0].misc[Misc.TEAMMATE_DEFEATS] += 1
     loser.honor -= 1
     winner.honor += 1
     note(t, q, EV_HONOR, NONE, loser.honor, HONOR_DEFEAT, by)
@@ -674,7 +687,7 @@ def deal_roles(t):
     from the shared stream."""
     g = t.game[0]
     P = g.players
-    shared = t.rng[SHARED]
+    shared = t.game[0].rng[SHARED]
     perm = g.perm
     for s in range(P):
         perm[s] = g.setup_roles[s]
@@ -711,7 +724,7 @@ def deal_roles(t):
 def deal_cards(t):
     """Characters, then the shuffled deck and the starting hands, from the shared stream."""
     g = t.game[0]
-    shared = t.rng[SHARED]
+    shared = t.game[0].rng[SHARED]
     perm = g.perm
     for c in range(g.n_chars):
         perm[c] = c
@@ -762,7 +775,11 @@ def clear(t):
     for k in range(N_TEAM):
         g.team_score[k] = -1
         g.team_size[k] = 0
-    t.log_n[0] = 0
+    for k in range(N_MISC):
+        g.misc[k] = 0
+    for c in range(MAX_T):
+        g.played[c] = 0
+    g.log_n[0] = 0
 
 
 @njit(**INLINE)
@@ -775,7 +792,7 @@ def setup(st, seed, playout):
 @njit(**COLD)
 def deal(t, seed, playout):
     """setup, on the table."""
-    seed_lanes(t.rng, seed, playout)
+    seed_lanes(t.game[0].rng, seed, playout)
     clear(t)
     deal_roles(t)
     deal_cards(t)
@@ -830,7 +847,7 @@ def legal_plays(t, out):
         n += 1
     can_weapon = g.weapons_played < weapon_limit(t, p)
     if can_weapon:
-        targets(t, p)
+        difficulties(t, p)
     for c in range(g.n_types):
         if me.hand[c] == 0:
             continue
@@ -838,7 +855,7 @@ def legal_plays(t, out):
         if e == WEAPON:
             if can_weapon:
                 for q in range(P):
-                    if g.work[W_DIFF, q] >= 0 and reaches(t, p, c, g.work[W_DIFF, q]):
+                    if target(t, p, q) and reaches(t, p, c, g.work[W_DIFF, q]):
                         out[n] = play_code(t, c, q, NONE)
                         n += 1
         elif e in (FOCUS, ARMOR, FAST_DRAW, BATTLE_CRY, JUJUTSU, TEA, DAIMYO):
@@ -985,7 +1002,7 @@ def start_turn(t):
     g.phase = ST_DRAW
     if g.bushido != p:
         return
-    t.misc[Misc.BUSHIDO_FLIPS] += 1
+    t.game[0].misc[Misc.BUSHIDO_FLIPS] += 1
     c = draw_card(t, p)
     if c >= 0:
         to_discard(t, c)
@@ -1007,10 +1024,10 @@ def bushido_choice(t, p, a):
     """p answers Bushido's Weapon: gives a Weapon (GIVE + c) or loses 1 Honor (PASS)."""
     if a != PASS:
         discard_from_hand(t, p, a - GIVE, DISCARD_BUSHIDO)
-        t.misc[Misc.BUSHIDO_WEAPONS] += 1
+        t.game[0].misc[Misc.BUSHIDO_WEAPONS] += 1
         pass_bushido(t, p)
         return
-    t.misc[Misc.BUSHIDO_HONOR] += 1
+    t.game[0].misc[Misc.BUSHIDO_HONOR] += 1
     if lose_honor(t, p, HONOR_BUSHIDO):
         end_game(t, np.int64(End.HONOR_BUSHIDO))
     drop_bushido(t, p)
@@ -1071,7 +1088,7 @@ def ieyasu_choice(t, p, a):
         top = g.disc[g.disc_n]
         give(t, p, top)
         note(t, p, EV_DRAW, top, np.int64(1), NIL, NIL)
-        t.misc[Misc.IEYASU_DISCARD_DRAWS] += 1
+        t.game[0].misc[Misc.IEYASU_DISCARD_DRAWS] += 1
         g.draw_k -= 1
     g.phase = ST_DRAW_CARDS
 
@@ -1138,18 +1155,18 @@ def end_turn(t):
 def play(t, p, a):
     """p's play `a` in its Play phase (not PASS)."""
     g = t.game[0]
-    t.misc[Misc.PLAYS] += 1
+    t.game[0].misc[Misc.PLAYS] += 1
     g.phase = ST_AFTER_PLAY
     if a == NOBUNAGA:
         t.seats[p].res -= 1
-        t.misc[Misc.NOBUNAGA_DRAWS] += 1
+        t.game[0].misc[Misc.NOBUNAGA_DRAWS] += 1
         note(t, p, EV_NOBUNAGA, t.seats[p].res, NIL, NIL, NIL)
         draw_to(t, p, np.int64(1))
         return
     c, q, o = play_parts(t, a)
     t.seats[p].hand[c] -= 1
     t.seats[p].hand_n -= 1
-    t.cards[c] += 1
+    t.game[0].played[c] += 1
     e = g.card[CI_EFF, c]
     if e >= FOCUS:  # a property stays in play
         dest = p if e != BUSHIDO else q
@@ -1193,7 +1210,7 @@ def card_effect(t, p, q, o, e):
         aggress(t, p, q)
         victim = t.seats[q]
         if victim.hand_n > 0:
-            c = random_card(t.rng[t.seats[p].lane], victim.hand, g.n_types, victim.hand_n)
+            c = random_card(g.rng[t.seats[p].lane], victim.hand, g.n_types, victim.hand_n)
             victim.hand[c] -= 1
             victim.hand_n -= 1
             give(t, p, c)
@@ -1217,7 +1234,7 @@ def geisha(t, p, q, o):
         to_discard(t, o)
         note(t, p, EV_REMOVE, q, o, NONE, NIL)
     elif victim.hand_n > 0:
-        c = random_card(t.rng[t.seats[p].lane], victim.hand, g.n_types, victim.hand_n)
+        c = random_card(g.rng[t.seats[p].lane], victim.hand, g.n_types, victim.hand_n)
         note(t, p, EV_REMOVE, q, NONE, c, NIL)
         discard_from_hand(t, q, c, DISCARD_GEISHA)
 
@@ -1226,12 +1243,12 @@ def geisha(t, p, q, o):
 def attack(t, p, q, c):
     """p's Weapon c (already discarded) attacks q: q may parry, else it is hit."""
     g = t.game[0]
-    t.misc[Misc.ATTACKS] += 1
+    t.game[0].misc[Misc.ATTACKS] += 1
     aggress(t, p, q)
     if t.log.shape[0] > 0:  # (the fast path keeps no log: spare the Difficulty)
         note(t, p, EV_ATTACK, q, c, difficulty(t, p, q), weapon_damage(t, p, q, c))
     else:
-        t.log_n[0] += 1
+        t.game[0].log_n[0] += 1
     g.attacker = p
     g.target = q
     g.weapon = c
@@ -1255,28 +1272,28 @@ def parry_choice(t, q, a):
     s.hand_n -= 1
     to_discard(t, c)
     note(t, q, EV_PARRY, c, g.attacker, NIL, NIL)
-    t.misc[Misc.PARRIED] += 1
+    t.game[0].misc[Misc.PARRIED] += 1
     if g.card[CI_EFF, c] == WEAPON:
-        t.misc[Misc.HANZO_WEAPON_PARRIES] += 1
+        t.game[0].misc[Misc.HANZO_WEAPON_PARRIES] += 1
 
 
 @njit(**COLD)
 def hit(t, p, q, c):
     """p's Weapon c hits q: wounds; then Tomoe draws 1 and Ushiwaka draws per wound."""
     g = t.game[0]
-    t.misc[Misc.HITS] += 1
+    t.game[0].misc[Misc.HITS] += 1
     dmg = weapon_damage(t, p, q, c)
     lost = wound(t, q, dmg, p)
-    t.misc[Misc.WEAPON_WOUNDS] += lost
+    t.game[0].misc[Misc.WEAPON_WOUNDS] += lost
     g.phase = ST_AFTER_PLAY
     if g.end != End.NONE:
         return
     if t.seats[p].ability == TOMOE:
-        t.misc[Misc.TOMOE_DRAWS] += 1
+        t.game[0].misc[Misc.TOMOE_DRAWS] += 1
         draw_to(t, p, np.int64(1))
     if t.seats[q].ability == USHIWAKA:
         k = dmg if g.param[PI_USHI_DEALT] == 1 else lost
-        t.misc[Misc.USHIWAKA_DRAWS] += k
+        t.game[0].misc[Misc.USHIWAKA_DRAWS] += k
         draw_to(t, q, k)
 
 
@@ -1297,12 +1314,12 @@ def mass_step(t):
             if parry_options(t, r) > 0:
                 decide(t, PH_BATTLE_CRY, r)
                 return
-            t.misc[Misc.BATTLE_CRY_WOUNDS] += wound(t, r, np.int64(1), p)
+            t.game[0].misc[Misc.BATTLE_CRY_WOUNDS] += wound(t, r, np.int64(1), p)
         else:
             if count_eff(t, r, WEAPON) > 0:
                 decide(t, PH_JUJUTSU, r)
                 return
-            t.misc[Misc.JUJUTSU_WOUNDS] += wound(t, r, np.int64(1), p)
+            t.game[0].misc[Misc.JUJUTSU_WOUNDS] += wound(t, r, np.int64(1), p)
         g.responder += 1
         if g.end != End.NONE:
             break
@@ -1318,16 +1335,16 @@ def mass_choice(t, r, a):
         c = a - GIVE
         if battle_cry:
             discard_from_hand(t, r, c, DISCARD_BATTLE_CRY)
-            t.misc[Misc.BATTLE_CRY_PARRIES] += 1
+            t.game[0].misc[Misc.BATTLE_CRY_PARRIES] += 1
             if g.card[CI_EFF, c] == WEAPON:
-                t.misc[Misc.HANZO_WEAPON_PARRIES] += 1
+                t.game[0].misc[Misc.HANZO_WEAPON_PARRIES] += 1
         else:
             discard_from_hand(t, r, c, DISCARD_JUJUTSU)
-            t.misc[Misc.JUJUTSU_DISCARDS] += 1
+            t.game[0].misc[Misc.JUJUTSU_DISCARDS] += 1
     elif battle_cry:
-        t.misc[Misc.BATTLE_CRY_WOUNDS] += wound(t, r, np.int64(1), g.attacker)
+        t.game[0].misc[Misc.BATTLE_CRY_WOUNDS] += wound(t, r, np.int64(1), g.attacker)
     else:
-        t.misc[Misc.JUJUTSU_WOUNDS] += wound(t, r, np.int64(1), g.attacker)
+        t.game[0].misc[Misc.JUJUTSU_WOUNDS] += wound(t, r, np.int64(1), g.attacker)
     g.responder += 1
     g.phase = ST_AFTER_PLAY if g.end != End.NONE else ST_MASS
 
@@ -1458,6 +1475,10 @@ def count_end(st):
     characters, the scores of a game decided on Honor."""
     g = st.game[0]
     aggs = st.aggs
+    for k in range(N_MISC):
+        aggs.misc[k] += g.misc[k]
+    for c in range(g.n_types):
+        aggs.cards[c] += g.played[c]
     reason = g.end
     win = g.win
     if reason != End.CAP and reason != End.SWORDMASTER:

@@ -634,7 +634,7 @@ class SwordHandle(GameHandle):
         self.aggs = game.new_aggregates(prep)
         self.st = game.state(prep, self.aggs, log_rows=LOG_ROWS, rotation=rotation)
         self.log_buf = self.st.log
-        self.log_n = self.st.log_n
+        self.log_n = self.st.game[0]["log_n"]  # a view: the kernels count into it
         self.max_actions = K.n_actions(len(prep.copies))
         self.forbid = np.zeros((MAX_P, K.N_OPTIONS), np.bool_)  # tests may forbid options
         K.setup(self.st, np.uint64(seed), playout)
