@@ -71,19 +71,13 @@ def random_of(state, t, p, eff):
 # --- random -------------------------------------------------------------------------------
 
 @njit(**COLD)
-def forbids_any(fb):
-    """Whether any option is forbidden (never in the fast path)."""
-    for o in range(fb.shape[0]):  # noqa: SIM110 (numba: no generators)
-        if fb[o]:
-            return True
-    return False
-
-
-@njit(**COLD)
 def random_play(t, state, fb, legal):
     """Uniform over the legal plays of its turn that are not forbidden."""
-    n = R.legal_moves(t, legal)
-    if forbids_any(fb):
+    n = R.legal_plays(t, legal)
+    forbidden = False
+    for o in range(fb.shape[0]):
+        forbidden |= fb[o]
+    if forbidden:  # (never in the fast path)
         k = 0
         for i in range(n):
             o = R.option(t, legal[i])

@@ -107,6 +107,8 @@ N_ABILITY = 13
 
 N_ROLE = len(Role)
 N_TEAM = len(Team)
+TEAM_OF = (np.int64(Team.SHOGUN), np.int64(Team.SHOGUN), np.int64(Team.NINJA),
+           np.int64(Team.RONIN))  # the team each Role plays for
 N_MISC = len(Misc)
 
 # game.param: integer parameters of the run
@@ -349,27 +351,11 @@ def note(t, player, kind, a, b, c, d):
 
 
 @njit(**COLD)
-def team_of(role):
-    """The team a role plays for."""
-    if role == Role.SHOGUN or role == Role.SAMURAI:
-        return np.int64(Team.SHOGUN)
-    if role == Role.NINJA:
-        return np.int64(Team.NINJA)
-    return np.int64(Team.RONIN)
-
-
-@njit(**COLD)
 def harmless(t, q):
     """No resilience or no card in hand: cannot be attacked, untouched by Battle Cry and
     Jujutsu, not counted for Difficulty."""
     s = t.seats[q]
     return s.res == 0 or s.hand_n == 0
-
-
-@njit(**COLD)
-def effect(t, c):
-    """The effect of card type c."""
-    return t.game[0].card[CI_EFF, c]
 
 
 @njit(**COLD)
@@ -574,23 +560,17 @@ def reshuffle(t):
 
 
 @njit(**COLD)
-def restock(t, p):
-    """p must draw from an empty deck: the discard pile is reshuffled; False when there is
-    nothing to draw (nothing to reshuffle, or the reshuffle ended the game)."""
-    if not reshuffle(t):
-        t.game[0].misc[Misc.EMPTY_DRAWS] += 1
-        note(t, p, EV_EMPTY, NIL, NIL, NIL, NIL)
-        return False
-    return t.game[0].end == End.NONE
-
-
-@njit(**COLD)
 def draw_card(t, p):
     """The top card of the deck for p (reshuffling when needed), or -1 when there is none
     or the reshuffle ended the game."""
     g = t.game[0]
-    if g.deck_n == 0 and not restock(t, p):
-        return NONE
+    if g.deck_n == 0:
+        if not reshuffle(t):
+            g.misc[Misc.EMPTY_DRAWS] += 1
+            note(t, p, EV_EMPTY, NIL, NIL, NIL, NIL)
+            return NONE
+        if g.end != End.NONE:
+            return NONE
     g.deck_n -= 1
     c = g.deck[g.deck_n]
     if g.param[PI_RESHUFFLE_NOW] == 1 and g.deck_n == 0:
@@ -615,18 +595,6 @@ def draw_to(t, p, k):
 # --- wounds, defeat, end ------------------------------------------------------------------
 
 @njit(**COLD)
-def alone_with_resilience(t):
-    """The only seat with resilience left, or -1."""
-    alone = NONE
-    n = 0
-    for r in range(t.game[0].players):
-        if t.seats[r].res > 0:
-            n += 1
-            alone = r
-    return alone if n == 1 else NONE
-
-
-@njit(**COLD)
 def defeat(t, q, by):
     """q lost its last resilience to a card of `by`: Honor to `by`, then the end checks."""
     g = t.game[0]
@@ -642,7 +610,15 @@ def defeat(t, q, by):
     note(t, q, EV_HONOR, NONE, loser.honor, HONOR_DEFEAT, by)
     note(t, by, EV_HONOR, np.int64(1), winner.honor, HONOR_DEFEAT, q)
     honor_out = loser.honor <= 0
-    alone = alone_with_resilience(t) if g.param[PI_SWORD] == 1 else NONE
+    alone = NONE  # the only seat with resilience left
+    if g.param[PI_SWORD] == 1:
+        n = 0
+        for r in range(g.players):
+            if t.seats[r].res > 0:
+                n += 1
+                alone = r
+        if n != 1:
+            alone = NONE
     if alone >= 0 and not mate and (g.param[PI_SWORD_FIRST] == 1 or not honor_out):
         g.sword = t.seats[alone].team
         end_game(t, np.int64(End.SWORDMASTER))
@@ -699,7 +675,7 @@ def deal_roles(t):
     for s in range(P):
         seat = t.seats[s]
         seat.role = perm[s]
-        seat.team = team_of(perm[s])
+        seat.team = TEAM_OF[perm[s]]
         seat.honor = g.role_honor[perm[s]]
         seat.mult = g.role_mult[perm[s]]
     for i in range(3):  # Ninja stars: distinct, drawn from 1..3
@@ -796,8 +772,10 @@ def deal(t, seed, playout):
     clear(t)
     deal_roles(t)
     deal_cards(t)
-    t.game[0].phase = ST_TURN
-    advance(t)
+    start_turn(t)  # the Shogun's first turn up to its first decision: advance's steps
+    draw_phase(t)  # from ST_TURN, which at the start meet no Bushido and a full deck
+    if t.game[0].phase == ST_DRAW_CARDS:
+        draw_cards(t)
 
 
 # --- whose decision, what is legal ------------------------------------------------------
@@ -1108,47 +1086,6 @@ def draw_cards(t):
     decide(t, PH_PLAY, p)
 
 
-@njit(**COLD)
-def after_play(t):
-    """A play has resolved: the next play, or the Discard phase after the cap on plays."""
-    g = t.game[0]
-    if g.end != End.NONE:
-        g.phase = ST_TURN_END
-        return
-    g.plays += 1
-    if g.plays >= PLAYS_PER_TURN:
-        g.phase = ST_HAND_LIMIT
-    else:
-        decide(t, PH_PLAY, g.actor)
-
-
-@njit(**COLD)
-def hand_limit(t):
-    """Discard phase: one card at a time down to the hand limit."""
-    g = t.game[0]
-    p = g.actor
-    if t.seats[p].hand_n > g.param[PI_LIMIT]:
-        decide(t, PH_DISCARD, p)
-    else:
-        g.phase = ST_TURN_END
-
-
-@njit(**COLD)
-def end_turn(t):
-    """The turn is over: the next seat clockwise plays, unless the game ended or hit the
-    cap on turns."""
-    g = t.game[0]
-    g.turns += 1
-    g.phase = ST_FINISH
-    if g.end != End.NONE:
-        return
-    g.actor = (g.actor + 1) % g.players
-    if g.turns >= g.param[PI_MAX_TURNS]:
-        g.end = End.CAP
-        return
-    g.phase = ST_TURN
-
-
 # --- plays and their effects -------------------------------------------------------------
 
 @njit(**COLD)
@@ -1193,7 +1130,8 @@ def play(t, p, a):
 
 @njit(**COLD)
 def card_effect(t, p, q, o, e):
-    """Breathing, Tea Ceremony, Daimyo, Diversion and Geisha."""
+    """Breathing, Tea Ceremony, Daimyo, Diversion and Geisha (option o: the property it
+    discards, -1 a random card from the hand)."""
     g = t.game[0]
     P = g.players
     if e == BREATHING:
@@ -1215,28 +1153,21 @@ def card_effect(t, p, q, o, e):
             victim.hand_n -= 1
             give(t, p, c)
             note(t, p, EV_TAKE, c, q, NIL, NIL)
-    elif e == GEISHA:
-        geisha(t, p, q, o)
-
-
-@njit(**COLD)
-def geisha(t, p, q, o):
-    """p's Geisha: q discards property o, or (o = -1) a random card from its hand."""
-    g = t.game[0]
-    if q != p:
-        aggress(t, p, q)
-    victim = t.seats[q]
-    if o >= 0:
-        victim.props[o] -= 1
-        victim.prop_n[g.card[CI_EFF, o] - FOCUS] -= 1
-        if g.card[CI_EFF, o] == BUSHIDO:
-            g.bushido = -1
-        to_discard(t, o)
-        note(t, p, EV_REMOVE, q, o, NONE, NIL)
-    elif victim.hand_n > 0:
-        c = random_card(g.rng[t.seats[p].lane], victim.hand, g.n_types, victim.hand_n)
-        note(t, p, EV_REMOVE, q, NONE, c, NIL)
-        discard_from_hand(t, q, c, DISCARD_GEISHA)
+    elif e == GEISHA:  # q discards property o, or (o = -1) a random card from its hand
+        if q != p:
+            aggress(t, p, q)
+        victim = t.seats[q]
+        if o >= 0:
+            victim.props[o] -= 1
+            victim.prop_n[g.card[CI_EFF, o] - FOCUS] -= 1
+            if g.card[CI_EFF, o] == BUSHIDO:
+                g.bushido = -1
+            to_discard(t, o)
+            note(t, p, EV_REMOVE, q, o, NONE, NIL)
+        elif victim.hand_n > 0:
+            c = random_card(g.rng[t.seats[p].lane], victim.hand, g.n_types, victim.hand_n)
+            note(t, p, EV_REMOVE, q, NONE, c, NIL)
+            discard_from_hand(t, q, c, DISCARD_GEISHA)
 
 
 @njit(**COLD)
@@ -1387,14 +1318,31 @@ def advance(t):
             draw_phase(t)
         elif ph == ST_DRAW_CARDS:
             draw_cards(t)
-        elif ph == ST_AFTER_PLAY:
-            after_play(t)
+        elif ph == ST_AFTER_PLAY:  # the next play, or the Discard phase after the cap
+            if g.end != End.NONE:
+                g.phase = ST_TURN_END
+            else:
+                g.plays += 1
+                if g.plays >= PLAYS_PER_TURN:
+                    g.phase = ST_HAND_LIMIT
+                else:
+                    decide(t, PH_PLAY, g.actor)
         elif ph == ST_MASS:
             mass_step(t)
-        elif ph == ST_HAND_LIMIT:
-            hand_limit(t)
-        elif ph == ST_TURN_END:
-            end_turn(t)
+        elif ph == ST_HAND_LIMIT:  # Discard phase: one card at a time down to the limit
+            if t.seats[g.actor].hand_n > g.param[PI_LIMIT]:
+                decide(t, PH_DISCARD, g.actor)
+            else:
+                g.phase = ST_TURN_END
+        elif ph == ST_TURN_END:  # the next seat clockwise, unless the game ended or capped
+            g.turns += 1
+            g.phase = ST_FINISH
+            if g.end == End.NONE:
+                g.actor = (g.actor + 1) % g.players
+                if g.turns >= g.param[PI_MAX_TURNS]:
+                    g.end = End.CAP
+                else:
+                    g.phase = ST_TURN
         else:
             finish(t)
             g.phase = PH_OVER
