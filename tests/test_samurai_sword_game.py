@@ -345,3 +345,17 @@ def test_mirror_counts_team_wins(tmp_path):
     assert seats.height == 4 and (seats["games"] == 1200).all()
     # team wins: several seats win the same game, so seat rates sum to more than 1
     assert seats["win_rate"].sum() > 1.0
+
+
+def test_content_beyond_the_kernels_capacities_is_refused(tmp_path):
+    text = STANDARD.read_text()
+    many = "".join(f'  {{ name = "Stick {i}", effect = "weapon", difficulty = 1, damage = 1, '
+                   f'copies = 1 }},\n' for i in range(10))
+    path = tmp_path / "many.toml"
+    path.write_text(text.replace("cards = [\n", "cards = [\n" + many, 1))
+    assert "at most 32 kinds of card" in error_of(path)
+    path.write_text(text.replace('"Parry", effect = "parry", copies = 15',
+                                 '"Parry", effect = "parry", copies = 99')
+                    .replace('"Geisha", effect = "geisha", copies = 6',
+                             '"Geisha", effect = "geisha", copies = 99'))
+    assert "256 cards" in error_of(path)

@@ -257,6 +257,10 @@ def _parse_cards(path: Path, text: str, doc: dict):
         diff.append(d)
         dmg.append(w)
         copies.append(n)
+    if len(names) > K.MAX_T or sum(copies) > K.MAX_D:
+        raise UserError(f"{at_line(path, line_of(text, '[deck]'))}: the deck may hold at most "
+                        f"{K.MAX_T} kinds of card and {K.MAX_D} cards, got {len(names)} kinds "
+                        f"and {sum(copies)} cards")
     present = set(eff)
     for need in ("weapon", "parry"):
         if EFFECTS[need] not in present:
@@ -287,9 +291,9 @@ def _parse_characters(path: Path, text: str, doc: dict):
         names.append(name)
         res.append(r)
         abil.append(ABILITIES[ability])
-    if len(names) < MAX_P:
-        raise UserError(f"{at_line(path, line_of(text, '[characters]'))}: needs at least "
-                        f"{MAX_P} characters (one per player), got {len(names)}")
+    if not MAX_P <= len(names) <= K.MAX_C:
+        raise UserError(f"{at_line(path, line_of(text, '[characters]'))}: needs {MAX_P} to "
+                        f"{K.MAX_C} characters (one per player), got {len(names)}")
     return tuple(names), np.array(res, np.int64), np.array(abil, np.int64)
 
 
@@ -744,7 +748,7 @@ class SwordHandle(GameHandle):
             g = self.st.game[0]
             top = self.card(int(g["disc"][int(g["disc_n"]) - 1]))
             return (f"Ieyasu takes {top} from the discard pile" if a == K.IEYASU
-                    else "draws from the deck")
+                    else f"Ieyasu leaves {top} and draws from the deck")
         passed, gave = words[ph]
         return passed if a == K.PASS else gave
 
