@@ -7,7 +7,7 @@ from numba import njit
 from kernels.config import INLINE, NO_ALLOC
 from kernels.samurai_sword import rules as R
 from kernels.samurai_sword.players import choose
-from kernels.samurai_sword.rules import COLD
+from kernels.samurai_sword.rules import CALLEE
 from kernels.samurai_sword.stats import End
 
 # --save-games row columns
@@ -45,7 +45,7 @@ def game_row(st, row):
     fill_row(st.seats, st.game, row)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def fill_row(seats, game, row):
     """game_row, from the seats and the game record."""
     g = game[0]

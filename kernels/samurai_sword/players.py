@@ -13,7 +13,7 @@ from numba import njit
 from kernels.config import INLINE
 from kernels.rng import below
 from kernels.samurai_sword import rules as R
-from kernels.samurai_sword.rules import COLD
+from kernels.samurai_sword.rules import CALLEE
 from kernels.samurai_sword.stats import Role
 
 # Policies (seats[p].policy)
@@ -30,14 +30,16 @@ def choose(st, forbid):
     lists the options (rules.OPTIONS) it may never use."""
     t = R.table(st)
     p = st.game[0].to_act
+    fb = forbid[p]
+    play = st.game[0].phase == R.PH_PLAY
     if st.seats[p].policy == HEURISTIC:
-        return heuristic(t, p, forbid[p])
-    return random_choice(t, p, forbid[p], st.legal)
+        return heuristic_play(t, p, fb) if play else heuristic_reply(t, p, fb)
+    return random_play(t, p, fb, st.legal) if play else random_reply(t, p, fb)
 
 
 # --- shared reading of one's own hand ----------------------------------------------------
 
-@njit(**COLD)
+@njit(**CALLEE)
 def first_of(t, p, eff, fb):
     """The lowest card type with effect `eff` in p's own hand, or -1 (also when playing
     such a card is forbidden)."""
@@ -51,7 +53,7 @@ def first_of(t, p, eff, fb):
     return R.NONE
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def random_of(state, t, p, eff):
     """A card type drawn uniformly among p's cards with effect `eff`, or -1."""
     n = R.count_eff(t, p, eff)
@@ -70,9 +72,10 @@ def random_of(state, t, p, eff):
 
 # --- random -------------------------------------------------------------------------------
 
-@njit(**COLD)
-def random_play(t, state, fb, legal):
+@njit(**CALLEE)
+def random_play(t, p, fb, legal):
     """Uniform over the legal plays of its turn that are not forbidden."""
+    state = t.game[0].rng[t.seats[p].lane]
     n = R.legal_plays(t, legal)
     forbidden = False
     for o in range(fb.shape[0]):
@@ -88,16 +91,14 @@ def random_play(t, state, fb, legal):
     return legal[below(state, n)]
 
 
-@njit(**COLD)
-def random_choice(t, p, fb, legal):
-    """Uniform over the legal plays of its turn; always parries (a uniformly chosen card
+@njit(**CALLEE)
+def random_reply(t, p, fb):
+    """The random player out of its Play phase: always parries (a uniformly chosen card
     that can) and always gives a Weapon to Jujutsu; against Bushido uniform over losing
     Honor and each kind of Weapon held; Ieyasu on a coin flip; discards at random."""
     g = t.game[0]
     ph = g.phase
-    state = t.game[0].rng[t.seats[p].lane]
-    if ph == R.PH_PLAY:
-        return random_play(t, state, fb, legal)
+    state = g.rng[t.seats[p].lane]
     if ph == R.PH_PARRY or ph == R.PH_BATTLE_CRY:
         if fb[R.OPT_PARRY]:
             return R.PASS
@@ -126,7 +127,7 @@ def random_choice(t, p, fb, legal):
 
 # --- heuristic ----------------------------------------------------------------------------
 
-@njit(**COLD)
+@njit(**CALLEE)
 def late(t):
     """Someone is close to running out of Honor (the heuristic keeps Daimyo then)."""
     g = t.game[0]
@@ -136,7 +137,7 @@ def late(t):
     return False
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def keep_value(t, p, c):
     """How much p wants to keep a card of type c."""
     g = t.game[0]
@@ -148,7 +149,7 @@ def keep_value(t, p, c):
     return g.card[R.CI_VALUE, c]
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def worst_of(t, p, eff):
     """p's card with effect `eff` (any card when eff < 0) it least wants to keep, or -1."""
     g = t.game[0]
@@ -164,7 +165,7 @@ def worst_of(t, p, eff):
     return best
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def target_score(t, p, q):
     """How much p wants to hurt q, from p's own role and public facts only (> 0: an enemy
     worth attacking). The Shogun is public; other roles are not read."""
@@ -185,7 +186,7 @@ def target_score(t, p, q):
     return 10 + 20 * them.hostile - 20 * them.loyal
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def mass_ok(t, p):
     """The heuristic plays Battle Cry and Jujutsu (a Samurai spares a weak Shogun)."""
     if t.seats[p].role != Role.SAMURAI:
@@ -194,7 +195,7 @@ def mass_ok(t, p):
     return R.harmless(t, s) or t.seats[s].ability == R.CHIYOME or t.seats[s].res >= 3
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def pick(state, keys, P):
     """The seat with the highest key (ties broken uniformly at random), or -1 when every
     key is NO_KEY."""
@@ -216,13 +217,14 @@ def pick(state, keys, P):
     return best
 
 
-@njit(**COLD)
-def heuristic(t, p, fb):
-    """The heuristic's answer to the decision at hand (heuristic_play on its turn)."""
+@njit(**CALLEE)
+def heuristic_reply(t, p, fb):
+    """The heuristic out of its Play phase: it always parries a Weapon; it parries a
+    Battle Cry or gives a Weapon to Jujutsu only at 1 resilience or holding two such
+    cards; its weakest Weapon to Bushido rather than Honor; Ieyasu takes a good discard;
+    it discards the cards it values least."""
     g = t.game[0]
     ph = g.phase
-    if ph == R.PH_PLAY:
-        return heuristic_play(t, p, fb)
     if ph == R.PH_PARRY or ph == R.PH_BATTLE_CRY:
         if fb[R.OPT_PARRY]:
             return R.PASS
@@ -243,7 +245,7 @@ def heuristic(t, p, fb):
     return R.GIVE + worst_of(t, p, R.NONE)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def heuristic_play(t, p, fb):
     """The heuristic's next play of its turn: properties, Nobunaga, Tea Ceremony, Daimyo,
     Breathing when low, Geisha to shed Bushido, Battle Cry and Jujutsu, then Bushido,
@@ -292,7 +294,7 @@ def heuristic_play(t, p, fb):
     return R.PASS
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def against_enemy(t, p, geisha, fb):
     """Bushido, then Diversion, then Geisha (`geisha`: its card type, or -1) on the
     preferred enemy; PASS when none applies."""
@@ -332,7 +334,7 @@ def against_enemy(t, p, geisha, fb):
     return R.PASS
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def weapon_play(t, p):
     """A Weapon on the preferred reachable enemy (one it can defeat first), the reaching
     Weapon with most damage, shortest reach on ties; PASS when none."""

@@ -47,14 +47,18 @@ import numpy as np
 from numba import njit
 
 from kernels import events as ev
+from kernels import rng as streams
 from kernels.config import INLINE, NO_ALLOC
-from kernels.rng import STATE_SIZE, below, new_states, seed_lanes, shuffle
+from kernels.rng import STATE_SIZE, below, seed_lanes, shuffle
 from kernels.samurai_sword.stats import End, Misc, Role, Team
 
-# Compile flags. COLD: a function only other kernels call, compiled without the Python
-# wrapper that unboxes its arguments (most of a small function's compile time). INLINE
-# is used only for apply and choose, inlined once into the fast path's loop.
-COLD = {**NO_ALLOC, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+# Compile flags. CALLEE: a function only other kernels call, compiled without the Python
+# wrapper that would unbox the state (most of a small function's compile time); it
+# belongs in kernels/config.py once other games use it. INLINE (numba-level inlining,
+# whose compile cost grows fast with nesting): only the entry points the fast path's
+# loop calls (setup, apply, choose, is_over ...), each inlined there once; called from
+# Python they compile on their own.
+CALLEE = {**NO_ALLOC, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 MAX_P = np.int64(7)
 MAX_T = np.int64(32)  # card types a content may have
@@ -329,7 +333,7 @@ def new_state(*, players: int, policies: np.ndarray, roles: np.ndarray, honor: n
     g["role_mult"] = mult
     g["char_res"][:NC] = ch_res
     g["char_abil"][:NC] = ch_abil
-    g["rng"] = new_states(0, MAX_P + 1)
+    g["rng"][:] = streams.new_state(0)  # every lane un-keyed (seed_lanes keys them)
     log, _ = ev.new_log(log_rows)
     return State(seats=seats, game=game, log=log, legal=np.zeros(n_actions(T), np.int64),
                  aggs=aggs)
@@ -343,14 +347,14 @@ def table(st):
 
 # --- small facts ------------------------------------------------------------------------
 
-@njit(**COLD)
+@njit(**CALLEE)
 def note(t, player, kind, a, b, c, d):
     """Write one event of the game log at the current turn."""
     g = t.game[0]
     ev.emit(t.log, g.log_n, g.log_turn, player, kind, a, b, c, d)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def harmless(t, q):
     """No resilience or no card in hand: cannot be attacked, untouched by Battle Cry and
     Jujutsu, not counted for Difficulty."""
@@ -358,7 +362,7 @@ def harmless(t, q):
     return s.res == 0 or s.hand_n == 0
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def count_eff(t, p, eff):
     """Cards with effect `eff` in p's hand."""
     g = t.game[0]
@@ -370,7 +374,7 @@ def count_eff(t, p, eff):
     return n
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def kinds_of(t, p, eff):
     """Card types with effect `eff` in p's hand."""
     g = t.game[0]
@@ -382,7 +386,7 @@ def kinds_of(t, p, eff):
     return n
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def prop_type(t, q, eff):
     """A property type with effect `eff` in front of q, or -1."""
     g = t.game[0]
@@ -393,7 +397,7 @@ def prop_type(t, q, eff):
     return NONE
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def random_card(state, hand, n_types, n):
     """A card type drawn uniformly from the n cards counted by type in `hand` (one hand's
     counts), from stream `state`."""
@@ -405,7 +409,7 @@ def random_card(state, hand, n_types, n):
     return NONE
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def end_game(t, reason):
     """Record the end (the first reason stands)."""
     g = t.game[0]
@@ -413,7 +417,7 @@ def end_game(t, reason):
         g.end = reason
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def give(t, p, c):
     """One card of type c into p's hand."""
     s = t.seats[p]
@@ -421,7 +425,7 @@ def give(t, p, c):
     s.hand_n += 1
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def to_discard(t, c):
     """A card of type c onto the discard pile."""
     g = t.game[0]
@@ -429,7 +433,7 @@ def to_discard(t, c):
     g.disc_n += 1
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def discard_from_hand(t, p, c, why):
     """p discards a card of type c from its hand."""
     s = t.seats[p]
@@ -441,7 +445,7 @@ def discard_from_hand(t, p, c, why):
 
 # --- combat rules -------------------------------------------------------------------------
 
-@njit(**COLD)
+@njit(**CALLEE)
 def difficulties(t, p):
     """game.work[W_DIFF, q] = the Difficulty for p to attack q, for every other seat q:
     fewest steps either way counting only players who are not Harmless, + q's Armor,
@@ -471,20 +475,20 @@ def difficulties(t, p):
                 d[q] += 1
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def difficulty(t, p, q):
     """The Difficulty for p to attack q (see difficulties)."""
     difficulties(t, p)
     return t.game[0].work[W_DIFF, q]
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def reaches(t, p, c, d):
     """Weapon type c of p reaches Difficulty d (Kojiro's reach any)."""
     return t.seats[p].ability == KOJIRO or t.game[0].card[CI_DIFF, c] >= d
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def weapon_damage(t, p, q, c):
     """Wounds a hit of p's weapon c deals q: + Fast Draw, + Musashi, - Ginchiyo (min 1)."""
     d = t.game[0].card[CI_DMG, c] + t.seats[p].prop_n[FAST_DRAW - FOCUS]
@@ -495,7 +499,7 @@ def weapon_damage(t, p, q, c):
     return d
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def weapon_limit(t, p):
     """Weapons p may play this turn."""
     s = t.seats[p]
@@ -508,13 +512,13 @@ def weapon_limit(t, p):
     return n
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def target(t, p, q):
     """Whether p may attack q with a Weapon at all (another player, not Harmless)."""
     return q != p and not harmless(t, q)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def parry_options(t, q):
     """Cards q could give up against a Weapon or a Battle Cry: its Parries, plus Hanzo's
     Weapons unless one is his only card."""
@@ -526,7 +530,7 @@ def parry_options(t, q):
 
 # --- deck ---------------------------------------------------------------------------------
 
-@njit(**COLD)
+@njit(**CALLEE)
 def lose_honor(t, q, why):
     """q loses 1 Honor to the box; True when it has none left."""
     s = t.seats[q]
@@ -535,7 +539,7 @@ def lose_honor(t, q, why):
     return s.honor <= 0
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def reshuffle(t):
     """The discard pile becomes the deck, shuffled; every player loses 1 Honor to the box
     (the game ends if someone has none left). False when there is nothing to reshuffle."""
@@ -559,7 +563,7 @@ def reshuffle(t):
     return True
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def draw_card(t, p):
     """The top card of the deck for p (reshuffling when needed), or -1 when there is none
     or the reshuffle ended the game."""
@@ -578,7 +582,7 @@ def draw_card(t, p):
     return c
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def draw_to(t, p, k):
     """p draws k cards (fewer if the game ends or nothing is left)."""
     g = t.game[0]
@@ -594,7 +598,7 @@ def draw_to(t, p, k):
 
 # --- wounds, defeat, end ------------------------------------------------------------------
 
-@njit(**COLD)
+@njit(**CALLEE)
 def defeat(t, q, by):
     """q lost its last resilience to a card of `by`: Honor to `by`, then the end checks."""
     g = t.game[0]
@@ -633,7 +637,7 @@ def defeat(t, q, by):
         end_game(t, np.int64(End.TEAMMATE))
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def wound(t, q, n, by):
     """q suffers n wounds from a card of `by`; returns the resilience it actually lost
     (excess wounds are lost on defeat)."""
@@ -646,7 +650,7 @@ def wound(t, q, n, by):
     return lost
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def aggress(t, p, q):
     """Public memory of a hostile act of p against q."""
     if q == SHOGUN_SEAT and p != SHOGUN_SEAT:
@@ -657,7 +661,7 @@ def aggress(t, p, q):
 
 # --- setup --------------------------------------------------------------------------------
 
-@njit(**COLD)
+@njit(**CALLEE)
 def deal_roles(t):
     """Roles (seat 0 the Shogun, the others shuffled), Honor, multipliers and Ninja stars,
     from the shared stream."""
@@ -696,7 +700,7 @@ def deal_roles(t):
         note(t, s, EV_ROLE, seat.role, seat.stars, seat.mult, seat.honor)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def deal_cards(t):
     """Characters, then the shuffled deck and the starting hands, from the shared stream."""
     g = t.game[0]
@@ -729,7 +733,7 @@ def deal_cards(t):
     g.disc_n = 0
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def clear(t):
     """Empty table: no hands, properties, positions or counters (run parameters kept)."""
     for s in range(MAX_P):
@@ -765,7 +769,7 @@ def setup(st, seed, playout):
     deal(table(st), seed, playout)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def deal(t, seed, playout):
     """setup, on the table."""
     seed_lanes(t.game[0].rng, seed, playout)
@@ -792,14 +796,14 @@ def is_over(st):
     return st.game[0].phase == PH_OVER
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def play_code(t, c, q, o):
     """The action 'play card type c at seat q with option o'."""
     T = t.game[0].n_types
     return GIVE + T + (c * MAX_P + q) * (T + 1) + (o + 1)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def play_parts(t, a):
     """(card type, seat, option) of a play action."""
     T = t.game[0].n_types
@@ -809,7 +813,7 @@ def play_parts(t, a):
     return cq // MAX_P, cq % MAX_P, o
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def legal_plays(t, out):
     """The plays of the player whose turn it is, in a fixed order: ending the turn,
     Nobunaga's draw, then by card type, target seat and option."""
@@ -855,7 +859,7 @@ def legal_plays(t, out):
     return n
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def geisha_plays(t, p, c, out, n):
     """Append the Geisha plays of card type c: each seat's hand, each property in play."""
     g = t.game[0]
@@ -872,7 +876,7 @@ def geisha_plays(t, p, c, out, n):
     return n
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def give_options(t, q, eff, also, out, n):
     """Append GIVE + c for every card type c in q's hand with effect `eff` (or `also`)."""
     g = t.game[0]
@@ -885,7 +889,7 @@ def give_options(t, q, eff, also, out, n):
     return n
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def legal_moves(t, out):
     """Fill out[:n] with the legal actions of the player to act; return n (0 when over)."""
     g = t.game[0]
@@ -920,7 +924,7 @@ def legal_actions(st, out):
     return legal_moves(table(st), out)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def option(t, a):
     """The option (index in OPTIONS) that action `a` of the player to act uses, or -1 when
     it uses none (passing, a forced discard)."""
@@ -957,7 +961,7 @@ def action_code(st, c, q, o):
 
 # --- the turn -----------------------------------------------------------------------------
 
-@njit(**COLD)
+@njit(**CALLEE)
 def decide(t, phase, seat):
     """Stop at a decision of `seat`."""
     g = t.game[0]
@@ -965,7 +969,7 @@ def decide(t, phase, seat):
     g.to_act = seat
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def start_turn(t):
     """Recover (resilience back at 0), then Bushido in front of the player: turn up the
     deck's top card; a Weapon costs a Weapon from hand (Bushido passes on) or 1 Honor."""
@@ -997,7 +1001,7 @@ def start_turn(t):
         bushido_choice(t, p, PASS)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def bushido_choice(t, p, a):
     """p answers Bushido's Weapon: gives a Weapon (GIVE + c) or loses 1 Honor (PASS)."""
     if a != PASS:
@@ -1011,7 +1015,7 @@ def bushido_choice(t, p, a):
     drop_bushido(t, p)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def pass_bushido(t, p):
     """Bushido passes from p to the next seat clockwise."""
     g = t.game[0]
@@ -1026,7 +1030,7 @@ def pass_bushido(t, p):
     g.phase = ST_TURN_END if g.end != End.NONE else ST_DRAW
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def drop_bushido(t, p):
     """Bushido in front of p goes to the discard pile."""
     g = t.game[0]
@@ -1039,7 +1043,7 @@ def drop_bushido(t, p):
     g.phase = ST_TURN_END if g.end != End.NONE else ST_DRAW
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def draw_phase(t):
     """Cards to draw (+1 Hideyoshi, + the Shogun's extra); Ieyasu may take the discard
     pile's top card first."""
@@ -1057,7 +1061,7 @@ def draw_phase(t):
         decide(t, PH_IEYASU, p)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def ieyasu_choice(t, p, a):
     """Ieyasu takes the discard pile's top card (IEYASU) or draws from the deck (PASS)."""
     g = t.game[0]
@@ -1071,7 +1075,7 @@ def ieyasu_choice(t, p, a):
     g.phase = ST_DRAW_CARDS
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def draw_cards(t):
     """The Draw phase's cards from the deck, then the Play phase."""
     g = t.game[0]
@@ -1088,7 +1092,7 @@ def draw_cards(t):
 
 # --- plays and their effects -------------------------------------------------------------
 
-@njit(**COLD)
+@njit(**CALLEE)
 def play(t, p, a):
     """p's play `a` in its Play phase (not PASS)."""
     g = t.game[0]
@@ -1128,7 +1132,7 @@ def play(t, p, a):
         card_effect(t, p, q, o, e)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def card_effect(t, p, q, o, e):
     """Breathing, Tea Ceremony, Daimyo, Diversion and Geisha (option o: the property it
     discards, -1 a random card from the hand)."""
@@ -1170,7 +1174,7 @@ def card_effect(t, p, q, o, e):
             discard_from_hand(t, q, c, DISCARD_GEISHA)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def attack(t, p, q, c):
     """p's Weapon c (already discarded) attacks q: q may parry, else it is hit."""
     g = t.game[0]
@@ -1189,7 +1193,7 @@ def attack(t, p, q, c):
         hit(t, p, q, c)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def parry_choice(t, q, a):
     """The target of a Weapon parries with card GIVE + c, or takes the hit (PASS)."""
     g = t.game[0]
@@ -1208,7 +1212,7 @@ def parry_choice(t, q, a):
         t.game[0].misc[Misc.HANZO_WEAPON_PARRIES] += 1
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def hit(t, p, q, c):
     """p's Weapon c hits q: wounds; then Tomoe draws 1 and Ushiwaka draws per wound."""
     g = t.game[0]
@@ -1228,7 +1232,7 @@ def hit(t, p, q, c):
         draw_to(t, q, k)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def mass_step(t):
     """Battle Cry or Jujutsu, clockwise from the player's left: the next player it hits
     decides, or (with nothing to give up) takes 1 wound; it stops when the game ends."""
@@ -1257,7 +1261,7 @@ def mass_step(t):
     g.phase = ST_AFTER_PLAY
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def mass_choice(t, r, a):
     """A player hit by Battle Cry (Jujutsu) gives up a Parry (a Weapon) or takes 1 wound."""
     g = t.game[0]
@@ -1282,31 +1286,7 @@ def mass_choice(t, r, a):
 
 # --- apply ---------------------------------------------------------------------------------
 
-@njit(**COLD)
-def decision(t, a):
-    """The player to act takes action `a` (its immediate effects)."""
-    g = t.game[0]
-    ph = g.phase
-    q = g.to_act
-    if ph == PH_PLAY:
-        if a == PASS:
-            g.phase = ST_HAND_LIMIT
-        else:
-            play(t, q, a)
-    elif ph == PH_PARRY:
-        parry_choice(t, q, a)
-    elif ph in (PH_BATTLE_CRY, PH_JUJUTSU):
-        mass_choice(t, q, a)
-    elif ph == PH_BUSHIDO:
-        bushido_choice(t, q, a)
-    elif ph == PH_IEYASU:
-        ieyasu_choice(t, q, a)
-    elif ph == PH_DISCARD:
-        discard_from_hand(t, q, a - GIVE, DISCARD_LIMIT)
-        g.phase = ST_HAND_LIMIT
-
-
-@njit(**COLD)
+@njit(**CALLEE)
 def advance(t):
     """Resolve forced steps (chance included) until a decision or the end of the game."""
     g = t.game[0]
@@ -1355,15 +1335,33 @@ def apply(st, a):
     chance event and forced step to the next decision or the end (whose statistics it
     counts)."""
     t = table(st)
-    decision(t, a)
+    g = st.game[0]
+    ph = g.phase
+    q = g.to_act
+    if ph == PH_PLAY:
+        if a == PASS:
+            g.phase = ST_HAND_LIMIT
+        else:
+            play(t, q, a)
+    elif ph == PH_PARRY:
+        parry_choice(t, q, a)
+    elif ph in (PH_BATTLE_CRY, PH_JUJUTSU):
+        mass_choice(t, q, a)
+    elif ph == PH_BUSHIDO:
+        bushido_choice(t, q, a)
+    elif ph == PH_IEYASU:
+        ieyasu_choice(t, q, a)
+    elif ph == PH_DISCARD:
+        discard_from_hand(t, q, a - GIVE, DISCARD_LIMIT)
+        g.phase = ST_HAND_LIMIT
     advance(t)
-    if st.game[0].phase == PH_OVER:
+    if g.phase == PH_OVER:
         count_end(st)
 
 
 # --- end of the game ----------------------------------------------------------------------
 
-@njit(**COLD)
+@njit(**CALLEE)
 def score(t):
     """Team scores (Honor x multiplier, + Daimyo in hand, - Deadly Strike) into
     game.team_score and the winning team: ties go to the Ninjas, then the Shogun's team."""
@@ -1387,7 +1385,7 @@ def score(t):
     return best
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def finish(t):
     """The game is over: the winner (scored on Honor unless the Swordmaster won or the turn
     cap hit), with its log lines."""
@@ -1417,7 +1415,7 @@ def finish(t):
     note(t, NONE, EV_RESULT, win, mask, g.deadly, NIL)
 
 
-@njit(**COLD)
+@njit(**CALLEE)
 def count_end(st):
     """Add a finished game's statistics: end, length, reshuffles, teams, seats,
     characters, the scores of a game decided on Honor."""

@@ -1,8 +1,9 @@
 """Samurai Sword's statistics table: what a chunk of games adds up, one `Stat` per array.
 
 The fixed dimensions are IntEnums whose members are the kernels' column indices (the
-rules count `st.aggs.misc[Misc.ATTACKS] += 1`); roles, teams and end reasons are the
-game's own categories, declared here because they label statistics. Run-time sizes:
+rules count `game.misc[Misc.ATTACKS] += 1` during a game, which joins `st.aggs.misc` when
+the game ends); roles, teams and end reasons are the game's own categories, declared here
+because they label statistics. Run-time sizes:
 "seat" (the most players, 7), "character" (characters in the content), "card" (card
 types in the content), "length", "reshuffles" and "margin" (histogram bins).
 """
