@@ -8,7 +8,9 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from kernels import samurai_sword as K
+from kernels.samurai_sword import play as KP
+from kernels.samurai_sword import rules as K
+from kernels.samurai_sword.stats import End, Misc, Team
 from simcli.cli import app
 from simcli.errors import UserError
 from simcli.games.samurai_sword import ROLES, SamuraiSword
@@ -26,12 +28,11 @@ def prepared(P, seats, rules=()):
 
 
 def play_one(prep, seed, index, aggs, rotation=0):
-    return K.play_single(
-        np.uint64(seed), index, prep.players, prep.policies, prep.roles, prep.honor,
-        prep.mult, prep.mult_top, prep.hands, prep.ch_res, prep.ch_abil, prep.copies,
-        prep.cinfo, prep.pi, aggs["team"], aggs["seat"], aggs["chars"], aggs["ends"],
-        aggs["turns"], aggs["reshuffles"], aggs["margin"], aggs["scores"], aggs["cards"],
-        aggs["misc"], rotation)
+    """Play one game in the fast path; its final state and row."""
+    st = GAME.state(prep, aggs, rotation=rotation)
+    row = np.zeros((1, KP.N_ROW), np.int64)
+    KP.play_chunk(st, np.uint64(seed), index, 1, np.zeros((7, K.N_OPTIONS), np.bool_), row)
+    return st, row[0]
 
 
 SETUPS = [
@@ -51,47 +52,51 @@ def test_invariants_on_random_games(P, seats, rules):
     prep = prepared(P, seats, rules)
     aggs = GAME.new_aggregates(prep)
     start_honor = sum(C.setups[P].honor[r] for r in C.setups[P].roles)
+    T = len(C.copies)
     games = 300
     for idx in range(games):
         before = aggs["misc"].copy()
-        win, ps, pe, hand, props, deck, disc, gs, row = play_one(prep, 21, idx, aggs)
-        res, honor = ps[K.S_RES, :P], ps[K.S_HONOR, :P]
+        st, row = play_one(prep, 21, idx, aggs)
+        g = st.game[0]
+        seats = st.seats[:P]
+        res, honor, hand, props = seats["res"], seats["honor"], seats["hand"], seats["props"]
         # every one of the 90 cards is in exactly one place
-        held = np.bincount(deck[: gs[K.G_DECK]], minlength=len(C.copies))
-        held += np.bincount(disc[: gs[K.G_DISC]], minlength=len(C.copies))
-        held += hand[:P].sum(axis=0) + props[:P].sum(axis=0)
+        held = np.bincount(g["deck"][:g["deck_n"]], minlength=T)
+        held += np.bincount(g["disc"][:g["disc_n"]], minlength=T)
+        held += hand[:, :T].sum(axis=0) + props[:, :T].sum(axis=0)
         assert np.array_equal(held, C.copies) and held.sum() == 90
-        assert (hand[:P].sum(axis=1) == ps[K.S_HAND, :P]).all()
+        assert (hand.sum(axis=1) == seats["hand_n"]).all()
         assert (honor >= 0).all() and (res >= 0).all()
-        assert (res <= ps[K.S_MAXRES, :P]).all()
+        assert (res <= seats["max_res"]).all()
         # Honor only leaves the table through reshuffles and Bushido
-        lost = P * gs[K.G_RESHUFFLES] + (aggs["misc"] - before)[K.M_BUSHIDO_HONOR]
+        lost = P * g["reshuffles"] + (aggs["misc"] - before)[Misc.BUSHIDO_HONOR]
         assert honor.sum() == start_honor - lost
         # properties and Bushido agree
         for e in range(K.N_PROP):
-            eff = props[:P] * (C.effects == K.FOCUS + e)
-            assert (eff.sum(axis=1) == pe[:P, e]).all()
-        bush = [s for s in range(P) if pe[s, K.BUSHIDO - K.FOCUS]]
-        assert len(bush) <= 1 and (gs[K.G_BUSHIDO] == (bush[0] if bush else -1))
+            eff = props[:, :T] * (C.effects == K.FOCUS + e)
+            assert (eff.sum(axis=1) == seats["prop_n"][:, e]).all()
+        bush = [s for s in range(P) if seats["prop_n"][s, K.BUSHIDO - K.FOCUS]]
+        assert len(bush) <= 1 and (g["bushido"] == (bush[0] if bush else -1))
         # the game ended by the rules, for the reason recorded
-        end = gs[K.G_END]
-        assert end not in (K.END_NONE, K.END_CAP) and 0 <= win < K.N_TEAM
-        if end in (K.END_HONOR_DEFEAT, K.END_HONOR_DECK, K.END_HONOR_BUSHIDO):
+        end, win = g["end"], g["win"]
+        assert end not in (End.NONE, End.CAP) and 0 <= win < K.N_TEAM
+        assert g["phase"] == K.PH_OVER and g["to_act"] == -1
+        if end in (End.HONOR_DEFEAT, End.HONOR_DECK, End.HONOR_BUSHIDO):
             assert (honor == 0).any()
-        if end == K.END_SWORDMASTER:
+        if end == End.SWORDMASTER:
             assert (res > 0).sum() == 1 and P > 3
-            assert ps[K.S_TEAM, int(np.argmax(res > 0))] == win
-        if end == K.END_TEAMMATE:
-            assert (res > 0).sum() == 1 and gs[K.G_DEADLY] >= 0
-        assert row[K.R_TEAM] == win and row[K.R_END] == end
-        mask = sum(1 << s for s in range(P) if ps[K.S_TEAM, s] == win)
-        assert row[K.R_MASK] == mask
-        assert row[K.R_WINNER] == (int(np.log2(mask)) if bin(mask).count("1") == 1 else -1)
-        assert ps[K.S_ROLE, 0] == K.SHOGUN
-    assert aggs["ends"].sum() == games and aggs["ends"][K.END_CAP] == 0
+            assert seats["team"][int(np.argmax(res > 0))] == win
+        if end == End.TEAMMATE:
+            assert (res > 0).sum() == 1 and g["deadly"] >= 0
+        assert row[KP.R_TEAM] == win and row[KP.R_END] == end
+        mask = sum(1 << s for s in range(P) if seats["team"][s] == win)
+        assert row[KP.R_MASK] == mask
+        assert row[KP.R_WINNER] == (int(np.log2(mask)) if bin(mask).count("1") == 1 else -1)
+        assert seats["role"][0] == 0  # the Shogun
+    assert aggs["ends"].sum() == games and aggs["ends"][End.CAP] == 0
     assert aggs["turns"].sum() == games and aggs["team"][:, 0].sum() >= 2 * games
     assert aggs["seat"][:P, :, 0].sum() == games * P == aggs["chars"][:, :, 0].sum()
-    assert aggs["seat"][0, K.SHOGUN, 0] == games  # seat 1 is the Shogun
+    assert aggs["seat"][0, 0, 0] == games  # seat 1 is the Shogun
 
 
 def test_rotations_keep_the_deal_and_move_the_players():
@@ -99,15 +104,13 @@ def test_rotations_keep_the_deal_and_move_the_players():
     prep = prepared(5, seats)
     moved = 0
     for idx in range(30):
-        games = []
-        for r in range(6):
-            aggs = GAME.new_aggregates(prep)
-            games.append(play_one(prep, 4, idx, aggs, rotation=r))
-        rows = [g[8] for g in games]
+        games = [play_one(prep, 4, idx, GAME.new_aggregates(prep), rotation=r)
+                 for r in range(6)]
+        rows = [g[1] for g in games]
         for row in rows:  # roles and characters come from the shared stream
-            assert np.array_equal(row[K.R_ROLE:K.R_ROLE + 7], rows[0][K.R_ROLE:K.R_ROLE + 7])
-            assert np.array_equal(row[K.R_CHAR:K.R_CHAR + 7], rows[0][K.R_CHAR:K.R_CHAR + 7])
-        pols = [g[1][K.S_POL, :5].tolist() for g in games]
+            assert np.array_equal(row[KP.R_ROLE:KP.R_ROLE + 7], rows[0][KP.R_ROLE:KP.R_ROLE + 7])
+            assert np.array_equal(row[KP.R_CHAR:KP.R_CHAR + 7], rows[0][KP.R_CHAR:KP.R_CHAR + 7])
+        pols = [g[0].seats["policy"][:5].tolist() for g in games]
         assert pols[1] == [seats[(s - 1) % 5] == "heuristic" for s in range(5)]
         assert np.array_equal(rows[5], rows[0])  # rotation 5 = rotation 0 with 5 players
         moved += not np.array_equal(rows[1], rows[0])
@@ -143,10 +146,10 @@ def test_core_stats_and_own_metrics(tmp_path):
     core = GAME.core_stats(aggs, 5)
     team_wins = aggs["team"][:, 1] + aggs["team"][:, 2]
     assert core.games == 1000 == team_wins.sum() and core.completed == 1000
-    assert core.seat_wins[0] == team_wins[K.TEAM_SHOGUN]  # seat 1 is the Shogun
-    assert core.shared == 1000 - team_wins[K.TEAM_RONIN]  # only the Ronin wins alone at 5p
+    assert core.seat_wins[0] == team_wins[Team.SHOGUN]  # seat 1 is the Shogun
+    assert core.shared == 1000 - team_wins[Team.RONIN]  # only the Ronin wins alone at 5p
     assert core.length.sum() == 1000 and core.margin.sum() + aggs["ends"][
-        K.END_SWORDMASTER] == 1000
+        End.SWORDMASTER] == 1000
     own = GAME.own_metrics(aggs, 5)
     assert tuple(m[0] for m in own) == GAME.own_metric_names
     by = {m[0]: m[1] for m in own}
@@ -162,7 +165,7 @@ def test_heuristic_ninjas_beat_random_ninjas():
         prep = prepared(3, seats)
         aggs = GAME.new_aggregates(prep)
         GAME.run_chunk(prep, 7, 0, 1500, aggs, None)
-        wins[seats[1]] = (aggs["team"][K.TEAM_NINJA, 1:].sum()) / 1500
+        wins[seats[1]] = (aggs["team"][Team.NINJA, 1:].sum()) / 1500
     assert wins["heuristic"] > wins["random"] + 0.15
 
 
@@ -170,8 +173,8 @@ def test_three_player_games_never_end_by_the_swordmaster():
     prep = prepared(3, ("heuristic",) * 3)
     aggs = GAME.new_aggregates(prep)
     GAME.run_chunk(prep, 3, 0, 1500, aggs, None)
-    assert aggs["ends"][K.END_SWORDMASTER] == 0 and aggs["ends"][K.END_TEAMMATE] == 0
-    assert aggs["team"][K.TEAM_RONIN, 0] == 0
+    assert aggs["ends"][End.SWORDMASTER] == 0 and aggs["ends"][End.TEAMMATE] == 0
+    assert aggs["team"][Team.RONIN, 0] == 0
 
 
 # --- content ------------------------------------------------------------------------------
@@ -342,3 +345,17 @@ def test_mirror_counts_team_wins(tmp_path):
     assert seats.height == 4 and (seats["games"] == 1200).all()
     # team wins: several seats win the same game, so seat rates sum to more than 1
     assert seats["win_rate"].sum() > 1.0
+
+
+def test_content_beyond_the_kernels_capacities_is_refused(tmp_path):
+    text = STANDARD.read_text()
+    many = "".join(f'  {{ name = "Stick {i}", effect = "weapon", difficulty = 1, damage = 1, '
+                   f'copies = 1 }},\n' for i in range(10))
+    path = tmp_path / "many.toml"
+    path.write_text(text.replace("cards = [\n", "cards = [\n" + many, 1))
+    assert "at most 32 kinds of card" in error_of(path)
+    path.write_text(text.replace('"Parry", effect = "parry", copies = 15',
+                                 '"Parry", effect = "parry", copies = 99')
+                    .replace('"Geisha", effect = "geisha", copies = 6',
+                             '"Geisha", effect = "geisha", copies = 99'))
+    assert "256 cards" in error_of(path)

@@ -1,4 +1,5 @@
-"""Samurai Sword: card and character content, rule options, policies and the kernel driver."""
+"""Samurai Sword: card and character content, rule options, policies, the statistics the
+kernels count, the kernel driver and the step-by-step handle (`simcli replay`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from kernels import samurai_sword as K
+from kernels.samurai_sword import play as KP
+from kernels.samurai_sword import players as KPL
+from kernels.samurai_sword import rules as K
+from kernels.samurai_sword import stats as KS
+from kernels.stat_table import as_tuple, columns
 from simcli.errors import UserError
 from simcli.games.base import (
     Content,
@@ -21,6 +26,7 @@ from simcli.games.base import (
     read_content,
     sha256,
 )
+from simcli.games.handle import GameHandle
 
 EFFECTS = {
     "weapon": K.WEAPON, "parry": K.PARRY, "geisha": K.GEISHA, "diversion": K.DIVERSION,
@@ -30,8 +36,8 @@ EFFECTS = {
 }
 ABILITIES = {
     "none": K.NO_ABILITY, "benkei": K.BENKEI, "chiyome": K.CHIYOME, "goemon": K.GOEMON,
-    "ginchiyo": K.GINCHIYO, "hanzo": K.HANZO, "hideyoshi": K.HIDEYOSHI, "ieyasu": K.IEYASU,
-    "kojiro": K.KOJIRO, "musashi": K.MUSASHI, "nobunaga": K.NOBUNAGA, "tomoe": K.TOMOE,
+    "ginchiyo": K.GINCHIYO, "hanzo": K.HANZO, "hideyoshi": K.HIDEYOSHI, "ieyasu": K.IEYASU_ABILITY,
+    "kojiro": K.KOJIRO, "musashi": K.MUSASHI, "nobunaga": K.NOBUNAGA_ABILITY, "tomoe": K.TOMOE,
     "ushiwaka": K.USHIWAKA,
 }
 ROLES = ("shogun", "samurai", "ninja", "ronin")  # kernel codes 0..3
@@ -171,6 +177,7 @@ class Prepared:
     copies: np.ndarray
     cinfo: np.ndarray
     pi: np.ndarray
+    content: SwordContent
 
 
 # --- content ------------------------------------------------------------------------------
@@ -250,6 +257,10 @@ def _parse_cards(path: Path, text: str, doc: dict):
         diff.append(d)
         dmg.append(w)
         copies.append(n)
+    if len(names) > K.MAX_T or sum(copies) > K.MAX_D:
+        raise UserError(f"{at_line(path, line_of(text, '[deck]'))}: the deck may hold at most "
+                        f"{K.MAX_T} kinds of card and {K.MAX_D} cards, got {len(names)} kinds "
+                        f"and {sum(copies)} cards")
     present = set(eff)
     for need in ("weapon", "parry"):
         if EFFECTS[need] not in present:
@@ -280,9 +291,9 @@ def _parse_characters(path: Path, text: str, doc: dict):
         names.append(name)
         res.append(r)
         abil.append(ABILITIES[ability])
-    if len(names) < MAX_P:
-        raise UserError(f"{at_line(path, line_of(text, '[characters]'))}: needs at least "
-                        f"{MAX_P} characters (one per player), got {len(names)}")
+    if not MAX_P <= len(names) <= K.MAX_C:
+        raise UserError(f"{at_line(path, line_of(text, '[characters]'))}: needs {MAX_P} to "
+                        f"{K.MAX_C} characters (one per player), got {len(names)}")
     return tuple(names), np.array(res, np.int64), np.array(abil, np.int64)
 
 
@@ -444,7 +455,7 @@ class SamuraiSword(Game):
     rules = RULES
     default_n = 200_000
     chunk_size = 2_000
-    kernel = K.play_chunk
+    kernel = KP.play_chunk
     supports_mirror = True
     seat_win_meaning = "is on the winning team"
     team_game = True
@@ -456,6 +467,8 @@ class SamuraiSword(Game):
         "score_shogun_team", "score_ninjas", "score_ronin", "deadly_team",
         *(f"role_{s + 1}" for s in range(MAX_P)), *(f"char_{s + 1}" for s in range(MAX_P)),
     )
+    length_column = "turns"
+    stats = KS.TABLE
 
     def load_content(self, path: Path) -> Content:
         """Read and validate a content file."""
@@ -477,44 +490,45 @@ class SamuraiSword(Game):
         for r, role in enumerate(ROLES):
             honor[r] = s.honor.get(role, 0)
             mult[r] = s.multiplier.get(role, 0)
-        codes = {"random": K.RANDOM, "heuristic": K.HEURISTIC}
         return Prepared(
-            players=players, policies=np.array([codes[x] for x in seats], np.int64),
+            players=players,
+            policies=np.array([KPL.POLICY_CODES[x] for x in seats], np.int64),
             roles=np.array([ROLES.index(s.roles[i]) for i in order], np.int64),
             honor=honor, mult=mult, mult_top=s.ninja_most_stars,
             hands=np.array(c.hands, np.int64), ch_res=c.resilience, ch_abil=c.abilities,
             copies=c.copies, cinfo=card_info(c), pi=params(c, players, rules),
+            content=c,
         )
 
-    def new_aggregates(self, prep: Prepared) -> dict[str, np.ndarray]:
-        """Zeroed statistics in the kernel's layout."""
-        z = np.zeros
-        return {
-            "team": z((K.N_TEAM, 3), np.int64),
-            "seat": z((K.MAX_P, K.N_ROLE, 2), np.int64),
-            "chars": z((len(prep.ch_res), K.N_ROLE, 2), np.int64),
-            "ends": z(K.N_END, np.int64),
-            "turns": z(K.N_LEN, np.int64),
-            "reshuffles": z(K.N_RESH, np.int64),
-            "margin": z(K.N_MARGIN, np.int64),
-            "scores": z((K.N_TEAM, 3), np.int64),
-            "cards": z(len(prep.copies), np.int64),
-            "misc": z(K.N_MISC, np.int64),
-        }
+    def sizes(self, prep: Prepared) -> dict[str, int]:
+        """Seats (7), characters and card types of the content, histogram bins."""
+        return KS.sizes(len(prep.ch_res), len(prep.copies), MAX_P)
+
+    def state(self, prep: Prepared, aggs: dict[str, np.ndarray], log_rows: int = 0,
+              rotation: int = 0) -> K.State:
+        """A kernel state for `prep` adding to `aggs` (players rotated by `rotation`)."""
+        return K.new_state(
+            players=prep.players, policies=prep.policies, roles=prep.roles,
+            honor=prep.honor, mult=prep.mult, mult_top=prep.mult_top, hands=prep.hands,
+            ch_res=prep.ch_res, ch_abil=prep.ch_abil, copies=prep.copies, cinfo=prep.cinfo,
+            pi=prep.pi, aggs=as_tuple(KS.SwordAggs, aggs), log_rows=log_rows,
+            rotation=rotation,
+        )
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
         rows: np.ndarray | None, rotation: int = 0,
     ) -> None:
         """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
-        out = rows if rows is not None else np.zeros((0, K.N_ROW), np.int64)
-        K.play_chunk(
-            np.uint64(seed), first, count, prep.players, prep.policies, prep.roles,
-            prep.honor, prep.mult, prep.mult_top, prep.hands, prep.ch_res, prep.ch_abil,
-            prep.copies, prep.cinfo, prep.pi, aggs["team"], aggs["seat"], aggs["chars"],
-            aggs["ends"], aggs["turns"], aggs["reshuffles"], aggs["margin"], aggs["scores"],
-            aggs["cards"], aggs["misc"], out, rotation,
-        )
+        out = rows if rows is not None else np.zeros((0, KP.N_ROW), np.int64)
+        forbid = np.zeros((MAX_P, K.N_OPTIONS), np.bool_)
+        KP.play_chunk(self.state(prep, aggs, rotation=rotation), np.uint64(seed), first,
+                      count, forbid, out)
+
+    def handle(self, prep: Prepared, seed: int, playout: int,
+               rotation: int = 0) -> SwordHandle:
+        """Playout `playout` of the run keyed by `seed`, step by step."""
+        return SwordHandle(self, prep, seed, playout, rotation)
 
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
         """Seat k 'wins' when its team wins (seat 1 is always the Shogun); games won by a
@@ -522,9 +536,9 @@ class SamuraiSword(Game):
         margin in games decided on Honor."""
         games = int(aggs["ends"].sum())
         return CoreStats(
-            games=games, seat_wins=aggs["seat"][:players, :, 1].sum(axis=1),
-            shared=int(aggs["misc"][K.M_SHARED_WIN]),
-            completed=games - int(aggs["ends"][K.END_CAP]), length=aggs["turns"].copy(),
+            games=games, seat_wins=aggs["seat"][:players, :, KS.Outcome.WINS].sum(axis=1),
+            shared=int(aggs["misc"][KS.Misc.SHARED_WINS]),
+            completed=games - int(aggs["ends"][KS.End.CAP]), length=aggs["turns"].copy(),
             length_unit="turns", margin=aggs["margin"].copy(),
         )
 
@@ -533,22 +547,25 @@ class SamuraiSword(Game):
         from reports.stats import distribution, rate
 
         games = int(aggs["ends"].sum())
-        wins = aggs["team"][:, 1] + aggs["team"][:, 2]
+        team = aggs["team"]
+        wins = team[:, KS.TeamCount.HONOR_WINS] + team[:, KS.TeamCount.SWORD_WINS]
         ends = aggs["ends"]
         return [
-            ("team_win.shogun", rate(wins[0], games), "Chance that the Shogun and Samurai "
-             "win (the game's central balance claim: every team near its fair chance)."),
-            ("team_win.ninja", rate(wins[1], games), "Chance that the Ninjas win."),
-            ("team_win.ronin", rate(wins[2], games), "Chance that the Ronin wins (0 below 5 "
-             "players, where there is no Ronin)."),
-            ("end.swordmaster", rate(ends[K.END_SWORDMASTER], games), "Share of games won "
+            ("team_win.shogun", rate(wins[KS.Team.SHOGUN], games), "Chance that the Shogun "
+             "and Samurai win (the game's central balance claim: every team near its fair "
+             "chance)."),
+            ("team_win.ninja", rate(wins[KS.Team.NINJA], games), "Chance that the Ninjas "
+             "win."),
+            ("team_win.ronin", rate(wins[KS.Team.RONIN], games), "Chance that the Ronin wins "
+             "(0 below 5 players, where there is no Ronin)."),
+            ("end.swordmaster", rate(ends[KS.End.SWORDMASTER], games), "Share of games won "
              "by the Victory of the Swordmaster (one player left with resilience)."),
-            ("end.deck", rate(ends[K.END_HONOR_DECK], games), "Share of games ended by the "
+            ("end.deck", rate(ends[KS.End.HONOR_DECK], games), "Share of games ended by the "
              "Honor every player loses when the deck runs out."),
             ("reshuffles.mean", distribution(aggs["reshuffles"]).mean, "Average number of "
              "deck reshuffles per game (each costs every player 1 Honor)."),
-            ("deadly_strike_rate", rate(aggs["misc"][K.M_DEADLY], games), "Share of games "
-             "ending on a player's defeat by a teammate (that team loses 3)."),
+            ("deadly_strike_rate", rate(aggs["misc"][KS.Misc.DEADLY_STRIKES], games),
+             "Share of games ending on a player's defeat by a teammate (that team loses 3)."),
         ]
 
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
@@ -558,29 +575,22 @@ class SamuraiSword(Game):
         return R.summarize(named_stats(aggs, content.data, manifest["players"]), manifest)
 
 
+STAT = {s.name: s for s in KS.TABLE}
+
+
 def named_stats(aggs: dict[str, np.ndarray], c: SwordContent, players: int) -> dict[str, Any]:
-    """The kernel's arrays under plain names, for reports (which know nothing of kernels)."""
-    misc = aggs["misc"]
-    names = {
-        "attacks": K.M_ATTACKS, "parried": K.M_PARRIED, "hits": K.M_HITS,
-        "weapon_wounds": K.M_WEAPON_WOUNDS, "defeats": K.M_DEFEATS,
-        "teammate_defeats": K.M_MATE_DEFEATS, "deadly_strikes": K.M_DEADLY,
-        "tie_decided": K.M_TIES, "empty_draws": K.M_DRY,
-        "battle_cry_parries": K.M_BC_PARRIES, "battle_cry_wounds": K.M_BC_WOUNDS,
-        "jujutsu_discards": K.M_JJ_DISCARDS, "jujutsu_wounds": K.M_JJ_WOUNDS,
-        "bushido_flips": K.M_BUSHIDO_FLIPS, "bushido_honor": K.M_BUSHIDO_HONOR,
-        "bushido_weapons": K.M_BUSHIDO_WEAPON, "nobunaga_draws": K.M_NOBUNAGA,
-        "ieyasu_discard_draws": K.M_IEYASU, "hanzo_weapon_parries": K.M_HANZO,
-        "tomoe_draws": K.M_TOMOE, "ushiwaka_draws": K.M_USHIWAKA,
-        "shared_wins": K.M_SHARED_WIN, "plays": K.M_MOVES,
-    }
+    """The statistics under the plain names the report reads (which knows nothing of
+    kernels), split along the table's labelled dimensions."""
+    team = columns(STAT["team"], aggs["team"])
+    scores = columns(STAT["scores"], aggs["scores"])
+    misc = columns(STAT["misc"], aggs["misc"])
     return {
         "players": players,
         "games": int(aggs["ends"].sum()),
         "teams": list(TEAMS),
-        "team_games": aggs["team"][:, 0],
-        "team_honor_wins": aggs["team"][:, 1],
-        "team_sword_wins": aggs["team"][:, 2],
+        "team_games": team["games"],
+        "team_honor_wins": team["honor_wins"],
+        "team_sword_wins": team["sword_wins"],
         "roles": list(ROLES),
         "seat": aggs["seat"][:players],
         "char_names": list(c.char_names),
@@ -591,11 +601,278 @@ def named_stats(aggs: dict[str, np.ndarray], c: SwordContent, players: int) -> d
         "turns": aggs["turns"],
         "reshuffles": aggs["reshuffles"],
         "margin": aggs["margin"],
-        "score_n": aggs["scores"][:, 0],
-        "score_sum": aggs["scores"][:, 1],
-        "score_sq": aggs["scores"][:, 2],
+        "score_n": scores["n"],
+        "score_sum": scores["sum"],
+        "score_sq": scores["sq"],
         "card_names": list(c.card_names),
         "card_copies": c.copies,
         "card_played": aggs["cards"],
-        "misc": {k: int(misc[v]) for k, v in names.items()},
+        "misc": {k: int(v) for k, v in misc.items()},
     }
+
+
+# --- one game, step by step ---------------------------------------------------------------
+
+PHASE_WORDS = {
+    K.PH_OVER: "the game is over", K.PH_PLAY: "Play phase",
+    K.PH_PARRY: "answering a Weapon attack", K.PH_BATTLE_CRY: "answering a Battle Cry",
+    K.PH_JUJUTSU: "answering Jujutsu", K.PH_BUSHIDO: "answering Bushido's Weapon",
+    K.PH_IEYASU: "Ieyasu's first draw", K.PH_DISCARD: "discarding down to the hand limit",
+}
+HONOR_WHY = {K.HONOR_DEFEAT: "defeat", K.HONOR_RESHUFFLE: "deck reshuffle",
+             K.HONOR_BUSHIDO: "Bushido"}
+DISCARD_WHY = {K.DISCARD_LIMIT: "over the hand limit", K.DISCARD_JUJUTSU: "to Jujutsu",
+               K.DISCARD_BUSHIDO: "to Bushido", K.DISCARD_GEISHA: "to a Geisha",
+               K.DISCARD_BATTLE_CRY: "to parry a Battle Cry"}
+LOG_ROWS = 1 << 16
+
+
+class SwordHandle(GameHandle):
+    """One Samurai Sword playout driven step by step, with its log in words."""
+
+    def __init__(self, game: SamuraiSword, prep: Prepared, seed: int, playout: int,
+                 rotation: int = 0) -> None:
+        self.game = game
+        self.prep = prep
+        self.c: SwordContent = prep.content
+        self.aggs = game.new_aggregates(prep)
+        self.st = game.state(prep, self.aggs, log_rows=LOG_ROWS, rotation=rotation)
+        self.log_buf = self.st.log
+        self.log_n = self.st.game[0]["log_n"]  # a view: the kernels count into it
+        self.max_actions = K.n_actions(len(prep.copies))
+        self.forbid = np.zeros((MAX_P, K.N_OPTIONS), np.bool_)  # tests may forbid options
+        K.setup(self.st, np.uint64(seed), playout)
+
+    # --- hooks ---
+    def current_player(self) -> int:
+        """Seat (from 0) that must decide now, on its turn or out of it; -1 when over."""
+        return int(K.to_move(self.st))
+
+    def _legal(self, out: np.ndarray) -> int:
+        return int(K.legal_actions(self.st, out))
+
+    def _apply(self, action: int) -> None:
+        K.apply(self.st, action)
+
+    def _choose(self) -> int:
+        return int(KPL.choose(self.st, self.forbid))
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(K.is_over(self.st))
+
+    def turn(self) -> int:
+        """The turn being played (0 during setup)."""
+        return int(self.st.game[0]["log_turn"])
+
+    def row(self) -> dict[str, int]:
+        """The finished game's --save-games row, by column name."""
+        row = np.zeros(KP.N_ROW, np.int64)
+        KP.game_row(self.st, row)
+        return {c: int(v) for c, v in zip(self.game.row_columns, row, strict=True)}
+
+    def outcome(self) -> dict[str, Any]:
+        """Winning team and seats, how the game ended, its length and the team scores."""
+        g = self.st.game[0]
+        win = int(g["win"])
+        out = np.zeros(MAX_P)
+        K.outcome(self.st, out)
+        P = int(g["players"])
+        scored = int(g["end"]) not in (KS.End.CAP, KS.End.SWORDMASTER)
+        scores = {TEAMS[t]: int(g["team_score"][t]) for t in range(K.N_TEAM)
+                  if scored and g["team_size"][t] > 0}
+        return {
+            "winners": [s + 1 for s in range(P) if out[s] > 0],
+            "team": TEAMS[win] if win >= 0 else None,
+            "end": END_REASONS[int(g["end"])],
+            "length": int(g["turns"]),
+            "scores": scores,
+            "roles": {s + 1: self.role_name(s) for s in range(P)},
+        }
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat `player` (from 0) can see now (rules.observe), in words."""
+        T = len(self.c.card_names)
+        v = np.zeros(K.obs_size(T), np.int64)
+        K.observe(self.st, player, v)
+        P = int(v[K.OBS_PLAYERS])
+        seats = {}
+        for s in range(P):
+            b = K.OBS_HEAD + s * (K.OS_FIELDS + T)
+            props = v[b + K.OS_FIELDS:b + K.OS_FIELDS + T]
+            seats[s + 1] = {
+                "character": self.c.char_names[v[b + K.OS_CHAR]],
+                "resilience": f"{v[b + K.OS_RES]}/{v[b + K.OS_MAX_RES]}",
+                "honor": int(v[b + K.OS_HONOR]), "cards in hand": int(v[b + K.OS_HAND]),
+                "properties": self.cards_in(props),
+                "hostile acts against the Shogun": int(v[b + K.OS_HOSTILE]),
+                "hostile acts against the Shogun's attackers": int(v[b + K.OS_LOYAL]),
+            }
+        i = K.OBS_HEAD + K.MAX_P * (K.OS_FIELDS + T)
+        role = ROLES[v[K.OBS_ROLE]]
+        mine = {"seat": player + 1, "role": role, "score multiplier": int(v[K.OBS_MULT]),
+                "hand": self.cards_in(v[i:i + T])}
+        if role == "ninja":
+            mine["ninja stars"] = int(v[K.OBS_STARS])
+        return {
+            "you": mine, "shogun": f"seat {v[K.OBS_SHOGUN] + 1}",
+            "turn": int(v[K.OBS_TURN]), "turn of": f"seat {v[K.OBS_ACTOR] + 1}",
+            "deciding": (f"seat {v[K.OBS_TO_MOVE] + 1}: {PHASE_WORDS[int(v[K.OBS_PHASE])]}"
+                         if v[K.OBS_TO_MOVE] >= 0 else PHASE_WORDS[K.PH_OVER]),
+            "deck": int(v[K.OBS_DECK]), "discard pile": self.cards_in(v[i + T:i + 2 * T]),
+            "bushido in front of": (f"seat {v[K.OBS_BUSHIDO] + 1}" if v[K.OBS_BUSHIDO] >= 0
+                                    else None),
+            "weapons played this turn": int(v[K.OBS_WEAPONS_PLAYED]),
+            "reshuffles": int(v[K.OBS_RESHUFFLES]),
+            "players": seats,
+        }
+
+    def describe_action(self, action: int) -> str:
+        """An action of the player to act, in words."""
+        ph = int(self.st.game[0]["phase"])
+        a = int(action)
+        if ph == K.PH_PLAY:
+            return self.describe_play(a)
+        card = self.card(a - K.GIVE) if a >= K.GIVE else ""
+        attacker = self.who(int(self.st.game[0]["attacker"]))
+        words = {
+            K.PH_PARRY: ("takes the hit", f"parries {attacker}'s Weapon with {card}"),
+            K.PH_BATTLE_CRY: ("takes 1 wound from the Battle Cry",
+                              f"parries {attacker}'s Battle Cry with {card}"),
+            K.PH_JUJUTSU: ("takes 1 wound from Jujutsu", f"discards {card} to Jujutsu"),
+            K.PH_BUSHIDO: ("loses 1 Honor to Bushido (Bushido is discarded)",
+                           f"gives {card} to Bushido (Bushido passes on)"),
+            K.PH_DISCARD: ("", f"discards {card} (hand limit)"),
+        }
+        if ph == K.PH_IEYASU:
+            g = self.st.game[0]
+            top = self.card(int(g["disc"][int(g["disc_n"]) - 1]))
+            return (f"Ieyasu takes {top} from the discard pile" if a == K.IEYASU
+                    else f"Ieyasu leaves {top} and draws from the deck")
+        passed, gave = words[ph]
+        return passed if a == K.PASS else gave
+
+    def describe_play(self, a: int) -> str:
+        """A Play phase action in words."""
+        if a == K.PASS:
+            return "ends the turn"
+        if a == K.NOBUNAGA:
+            return "Nobunaga pays 1 resilience to draw a card"
+        t, q, o = (int(x) for x in K.action_parts(self.st, a))
+        card = self.card(t)
+        e = int(self.c.effects[t])
+        if e == K.WEAPON:
+            return f"attacks {self.who(q)} with {card}"
+        if e == K.BUSHIDO:
+            return f"puts Bushido in front of {self.who(q)}"
+        if e >= K.FOCUS:
+            return f"puts {card} in front of itself"
+        if e == K.BREATHING:
+            return f"plays Breathing: heals fully, {self.who(q)} draws a card"
+        if e == K.DIVERSION:
+            return f"plays Diversion on {self.who(q)}: takes a random card from its hand"
+        if e == K.GEISHA:
+            what = f"its {self.card(o)}" if o >= 0 else "a random card from its hand"
+            return f"plays Geisha on {self.who(q)}: discards {what}"
+        return f"plays {card}"
+
+    def describe_event(self, kind: int, a: int, b: int, c: int, d: int) -> tuple[str, str]:
+        """(kind name, detail in words) of a logged event."""
+        name, say = EVENT_WORDS[kind]
+        return name, say(self, a, b, c, d)
+
+    # --- words ---
+    def card(self, t: int) -> str:
+        """A card type's name."""
+        return self.c.card_names[t]
+
+    def cards_in(self, counts: np.ndarray) -> dict[str, int]:
+        """{card name: count} for the non-zero counts by card type."""
+        return {self.card(t): int(n) for t, n in enumerate(counts) if n}
+
+    def who(self, s: int) -> str:
+        """'seat N (Character)'."""
+        char = int(self.st.seats[s]["char"])
+        return f"seat {s + 1} ({self.c.char_names[char]})"
+
+    def role_name(self, s: int) -> str:
+        """A seat's role, capitalised."""
+        return ROLES[int(self.st.seats[s]["role"])].capitalize()
+
+
+def _role(h: SwordHandle, a: int, b: int, c: int, d: int) -> str:
+    stars = f", {b} star{'s' if b != 1 else ''}" if ROLES[a] == "ninja" else ""
+    return f"role {ROLES[a].capitalize()}{stars}, score x{c}, {d} Honor"
+
+
+def _honor(h: SwordHandle, a: int, b: int, c: int, d: int) -> str:
+    change = f"gains {a}" if a > 0 else f"loses {-a}"
+    whom = f" ({'to' if a < 0 else 'from'} seat {d + 1})" if d >= 0 else ""
+    return f"{change} Honor{whom}, now {b} ({HONOR_WHY[c]})"
+
+
+def _end(h: SwordHandle, a: int, b: int, c: int, d: int) -> str:
+    sword = f": {TEAMS[b]}" if a == KS.End.SWORDMASTER else ""
+    return f"the game ends: {END_REASONS[a]}{sword}"
+
+
+def _result(h: SwordHandle, a: int, b: int, c: int, d: int) -> str:
+    if a < 0:
+        return "no winner (turn cap)"
+    seats = ", ".join(f"{s + 1} ({h.role_name(s)})" for s in range(K.MAX_P) if b >> s & 1)
+    deadly = f"; Deadly Strike on {TEAMS[c]}" if c >= 0 else ""
+    return f"{TEAMS[a]} win: seats {seats}{deadly}"
+
+
+def _remove(h: SwordHandle, a: int, b: int, c: int, d: int) -> str:
+    if b >= 0:
+        return f"{h.who(a)} loses its {h.card(b)} in play"
+    return f"{h.who(a)} discards {h.card(c)} at random from its hand"
+
+
+EVENT_WORDS = {
+    K.EV_ROLE: ("role", _role),
+    K.EV_CHARACTER: ("character", lambda h, a, b, c, d:
+                     f"character {h.c.char_names[a]}, resilience {b}"),
+    K.EV_DEAL: ("deal", lambda h, a, b, c, d: f"dealt {h.card(a)}"),
+    K.EV_TURN: ("turn", lambda h, a, b, c, d:
+                f"starts its turn: resilience {a}, {b} cards in hand"),
+    K.EV_RECOVER: ("recover", lambda h, a, b, c, d: f"recovers all resilience ({a})"),
+    K.EV_DRAW: ("draw", lambda h, a, b, c, d:
+                f"draws {h.card(a)}{' from the discard pile' if b else ''}"),
+    K.EV_RESHUFFLE: ("reshuffle", lambda h, a, b, c, d:
+                     f"the deck is empty: {a} discards reshuffled (reshuffle {b}), every "
+                     f"player loses 1 Honor"),
+    K.EV_HONOR: ("honor", _honor),
+    K.EV_ATTACK: ("attack", lambda h, a, b, c, d:
+                  f"attacks {h.who(a)} with {h.card(b)} (Difficulty {c}, {d} "
+                  f"wound{'s' if d != 1 else ''} if it hits)"),
+    K.EV_PARRY: ("parry", lambda h, a, b, c, d:
+                 f"parries seat {b + 1}'s attack with {h.card(a)}"),
+    K.EV_WOUND: ("damage", lambda h, a, b, c, d:
+                 f"takes {a} wound{'s' if a != 1 else ''} from seat {d + 1}: loses {b} "
+                 f"resilience, {c} left"),
+    K.EV_DEFEAT: ("defeat", lambda h, a, b, c, d:
+                  f"is defeated by {h.who(a)} (Harmless until its turn)"),
+    K.EV_DISCARD: ("discard", lambda h, a, b, c, d:
+                   f"discards {h.card(a)} {DISCARD_WHY[b]}"),
+    K.EV_PROPERTY: ("property", lambda h, a, b, c, d:
+                    f"{h.card(a)} now in front of {h.who(b)}"),
+    K.EV_TAKE: ("diversion", lambda h, a, b, c, d:
+                f"takes {h.card(a)} at random from {h.who(b)}"),
+    K.EV_REMOVE: ("geisha", _remove),
+    K.EV_HEAL: ("heal", lambda h, a, b, c, d: f"Breathing: resilience back to {a}"),
+    K.EV_BUSHIDO_FLIP: ("bushido", lambda h, a, b, c, d:
+                        f"Bushido turns up {h.card(a)}"
+                        f"{': a Weapon!' if h.c.effects[a] == K.WEAPON else ''}"),
+    K.EV_BUSHIDO_MOVE: ("bushido", lambda h, a, b, c, d:
+                        f"Bushido passes to {h.who(a)}" if a >= 0
+                        else "Bushido is discarded"),
+    K.EV_NOBUNAGA: ("nobunaga", lambda h, a, b, c, d:
+                    f"pays 1 resilience ({a} left) to draw"),
+    K.EV_EMPTY: ("draw", lambda h, a, b, c, d: "nothing to draw: deck and discard pile "
+                 "are empty"),
+    K.EV_END: ("end", _end),
+    K.EV_SCORE: ("score", lambda h, a, b, c, d: f"{TEAMS[a]} score {b}"),
+    K.EV_RESULT: ("result", _result),
+}
