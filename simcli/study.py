@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from datetime import datetime
 from pathlib import Path
@@ -21,6 +23,22 @@ DEFAULT_TARGET = 0.005
 QUICK_TARGET = 0.01
 SKILL_SEEDS = 5_000
 QUICK_SKILL_SEEDS = 1_000
+
+
+def warm_up(names: list[str], threads: int) -> subprocess.Popen | None:
+    """Compile (or load from the cache) the kernels of these games in a second process,
+    so that on a fresh install compiling the later games overlaps with playing the first
+    ones. Nothing when only one thread is used. The numba cache is shared, so the study's
+    own process then loads what this one compiled."""
+    if threads < 2 or not names:
+        return None
+    code = ("from simcli.bench import first_call; from simcli.registry import GAMES\n"
+            f"for name in {names!r}:\n    first_call(GAMES[name])\n")
+    try:
+        return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    except OSError:
+        return None
 
 
 def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | None,
@@ -51,6 +69,7 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
     folder.create()
     t0 = time.perf_counter()
     entries = []
+    warming = warm_up(names[1:], threads or engine.default_threads())
     try:
         for name in names:
             game = get_game(name)
@@ -82,4 +101,8 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
     except BaseException:
         folder.abort()
         raise
+    finally:
+        if warming is not None and warming.poll() is None:
+            warming.terminate()
+            warming.wait()
     return final, entries
