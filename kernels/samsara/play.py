@@ -31,7 +31,7 @@ def no_forbid() -> np.ndarray:
     return np.zeros((2, R.N_OPTIONS), np.bool_)
 
 
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
 def game_row(st, row):
     """Fill the --save-games row of the finished playout in `st`."""
     row[R_WINNER] = st.winner[0]

@@ -41,9 +41,10 @@ import numpy as np
 from numba import njit
 
 from kernels import events as ev
+from kernels import rng as streams
 from kernels.bits import trailing_zeros
-from kernels.config import JIT, NO_ALLOC
-from kernels.rng import below, die, new_states, next_u64, rotation_lanes, seed_lanes
+from kernels.config import NO_ALLOC
+from kernels.rng import below, die, next_u64, seed_lanes
 from kernels.samsara.stats import N_LEN, N_PTS, End, Misc, Outcome, Start
 
 LANE = 24
@@ -76,12 +77,12 @@ PI_TOP_K = 8  # lookahead: candidate turns examined
 PI_MARBLES = 9
 N_PI = 10
 
-# What a listed turn scored (turn listings' `scored` code): goals entered per goal owner
-# (2 bits each), and whether a goal brought the owner's track to the centre (decided).
-ENTER0 = 1  # one entry into seat 0's (the round) goal
-ENTER1 = 4  # one entry into seat 1's (the square) goal
-DECIDED0 = 16  # seat 0's track reached the centre: the game is decided
-DECIDED1 = 32
+# Weights a caller gives the turn listing (list_turns): w[h] per hollow h holding a marble,
+# w[W_ENTER + s] per entry into seat s's goal, w[W_DECIDE + s] the whole worth of a
+# sequence that brings seat s's track to the centre (the game is decided).
+W_ENTER = N_HOLLOW
+W_DECIDE = N_HOLLOW + 2
+N_W = N_HOLLOW + 4
 
 # Options a player can be forbidden (`players.choose(st, forbid)`): option_of(st, a)
 OPTIONS = ("own-goal", "opponent-goal")
@@ -139,6 +140,7 @@ State = namedtuple("State", [
     "lane",  # (2,) int64: the random stream lane of each seat
     "values",  # (2, 48) int64: values[seat, h], a marble on h to that seat (greedy)
     "pe",  # (players.N_PE,) int64: evaluation weights of greedy and lookahead
+    "weights",  # (2, N_W) int64: weights[seat], greedy's listing weights (players)
     # --- random streams, game log and statistics ---
     "rng",  # (LANES, rng.STATE_SIZE) uint64: one stream per player
     "log",  # (E, 7) int64: the event buffer (kernels.events; E = 0 in the fast path)
@@ -147,11 +149,10 @@ State = namedtuple("State", [
     # --- scratch: turn listings of the rules and the players' evaluations ---
     "pos",  # (MAX_MARBLES,) int64: occupied hollows of the position being listed
     "keys",  # (MAX_SEQ,) int64: positions of the listed die sequences
-    "scored",  # (MAX_SEQ,) int64: what each listed sequence scored (ENTER*, DECIDED*)
-    "vals",  # (MAX_SEQ,) int64: a player's value of each listed sequence
+    "vals",  # (MAX_SEQ,) int64: the weighted value of each listed sequence
     "pos2",  # (MAX_MARBLES,) int64: lookahead: hollows of a position after a turn
     "rkeys",  # (MAX_SEQ,) int64: lookahead: the opponent's listed replies
-    "rscored",  # (MAX_SEQ,) int64: lookahead: what each reply scored
+    "rvals",  # (MAX_SEQ,) int64: lookahead: the weighted value of each reply
     "cand",  # (max(MAX_CAND, top_k),) int64: sampler's first moves; lookahead's picks
     "cval",  # (max(1, top_k),) int64: lookahead: value of each candidate
     "moves",  # (2, 5) int64: turn_moves: one die move per row
@@ -159,15 +160,19 @@ State = namedtuple("State", [
 
 
 def new_state(start_cells: np.ndarray, step: np.ndarray, pi: np.ndarray, values: np.ndarray,
-              pe: np.ndarray, policies: np.ndarray, rotation: int, aggs,
+              pe: np.ndarray, weights: np.ndarray, policies: np.ndarray, rotation: int, aggs,
               log_capacity: int = 0) -> State:
     """A state for playouts of one run, allocated once: player j (policy policies[j],
-    stream lane j) sits at seat (j + rotation) % 2; `aggs` receives the statistics."""
+    stream lane j) sits at seat (j + rotation) % 2; `aggs` receives the statistics;
+    values, pe and weights are the players' (players.weights_of)."""
+    if pi[PI_MAX_TURNS] < 1:
+        raise ValueError("the safety cap on turns must allow at least one turn")
     z = np.zeros
-    seat_pol, lane = rotation_lanes(2, policies.astype(np.int64), rotation, 2)
+    lane = np.array([(s - rotation) % 2 for s in range(2)], np.int64)
+    seat_pol = np.asarray(policies, np.int64)[lane]
     log, log_n = ev.new_log(log_capacity)
     top_k = int(pi[PI_TOP_K])
-    start = np.array([start_key(start_cells.astype(np.int64))], np.int64)
+    start = np.array([start_key(start_cells)], np.int64)
     return State(
         key=start.copy(), player=np.full(1, -1, np.int64), dice=z(2, np.int64),
         turns=z(1, np.int64), ply=z(1, np.int64), game=z(1, np.int64),
@@ -179,18 +184,19 @@ def new_state(start_cells: np.ndarray, step: np.ndarray, pi: np.ndarray, values:
         tgt=move_table(np.ascontiguousarray(step, np.int64)),
         pi=np.ascontiguousarray(pi, np.int64), pol=seat_pol, lane=lane,
         values=np.ascontiguousarray(values, np.int64), pe=np.ascontiguousarray(pe, np.int64),
-        rng=new_states(6, LANES), log=log, log_n=log_n, aggs=aggs,
+        weights=np.ascontiguousarray(weights, np.int64),
+        rng=np.stack([streams.new_state(6) for _ in range(LANES)]), log=log, log_n=log_n, aggs=aggs,
         pos=z(MAX_MARBLES, np.int64), keys=z(MAX_SEQ, np.int64),
-        scored=z(MAX_SEQ, np.int64), vals=z(MAX_SEQ, np.int64),
+        vals=z(MAX_SEQ, np.int64),
         pos2=z(MAX_MARBLES, np.int64), rkeys=z(MAX_SEQ, np.int64),
-        rscored=z(MAX_SEQ, np.int64), cand=z(max(MAX_CAND, top_k), np.int64),
+        rvals=z(MAX_SEQ, np.int64), cand=z(max(MAX_CAND, top_k), np.int64),
         cval=z(max(1, top_k), np.int64), moves=z((2, 5), np.int64),
     )
 
 
 # --- the board and one die's move -------------------------------------------------------
 
-@njit(**NO_ALLOC, inline="always")
+@njit(**NO_ALLOC)
 def goals_of(key, seat):
     """Goals scored by `seat` (0 round, 1 square)."""
     return (key >> (GOAL_SHIFT + 3 * seat)) & 7
@@ -218,13 +224,12 @@ def fill_pos(key, pos):
     return n
 
 
-@njit(**NO_ALLOC)
-def start_key(start_cells):
-    """The start position: the start cells filled on both lanes, no goals."""
-    key = np.int64(0)
-    for i in range(start_cells.shape[0]):
-        key |= np.int64(1) << start_cells[i]
-        key |= np.int64(1) << (LANE + start_cells[i])
+def start_key(start_cells: np.ndarray) -> int:
+    """The start position: the start cells (0-based lane cells) filled on both lanes, no
+    goals."""
+    key = 0
+    for c in start_cells:
+        key |= (1 << int(c)) | (1 << (LANE + int(c)))
     return key
 
 
@@ -272,8 +277,7 @@ def move_one(key, origin, start, d, mover, step, pi):
     return rest | (np.int64(1) << th), th, -1
 
 
-@njit(**JIT)
-def move_table(step):
+def move_table(step: np.ndarray) -> np.ndarray:
     """Die moves by table: tgt[0, d, h] is the hollow a marble counting d pips (1-12) from
     hollow h reaches along h's lane before any lane change, -2 for an exact goal entry, -1
     for none; tgt[1, d, t] is the hollow from which d pips reach t (-1 none), and
@@ -284,17 +288,17 @@ def move_table(step):
         tgt[1, d, N_HOLLOW] = 0
         for h in range(N_HOLLOW):
             lane = h // LANE
-            t = step[h - lane * LANE, d]
+            t = int(step[h - lane * LANE, d])
             if t == GOAL:
                 tgt[0, d, h] = -2
-                tgt[1, d, N_HOLLOW] |= np.int64(1) << h
+                tgt[1, d, N_HOLLOW] |= 1 << h
             elif t >= 0:
                 tgt[0, d, h] = lane * LANE + t
                 tgt[1, d, lane * LANE + t] = h
     return tgt
 
 
-@njit(**NO_ALLOC, inline="always")
+@njit(**NO_ALLOC)
 def partner_mask(x):
     """The partners of the hollows of mask x (round k <-> square 12+k, square k <-> round
     12+k): each lane's 24 bits rotated by 12 and moved to the other lane."""
@@ -330,26 +334,22 @@ def die_move(key, origin, start, d, mover, step, pi, tgt):
     return goal_move(key, origin, start, d, mover, step, pi)
 
 
-@njit(**NO_ALLOC, inline="always")
+@njit(**NO_ALLOC)
 def wins_now(before, after, owner, win):
     """Whether a die move that scored in `owner`'s goal brought its track to the centre."""
     return owner >= 0 and goals_of(after, owner) == win and goals_of(before, owner) < win
 
 
-@njit(**NO_ALLOC, inline="always")
-def entry_code(owner, decided):
-    """The `scored` code of one goal entry into `owner`'s goal (decided: it reached the
-    centre)."""
-    c = ENTER0 if owner == 0 else ENTER1
-    if decided:
-        c += DECIDED0 if owner == 0 else DECIDED1
-    return c
-
-
 # --- the turns a roll allows: listed -----------------------------------------------------
 
+@njit(**NO_ALLOC, inline="always")
+def goal_worth(v, owner, decided, w):
+    """The weighted value after a goal entry into `owner`'s goal worth v before it."""
+    return w[W_DECIDE + owner] if decided else v + w[W_ENTER + owner]
+
+
 @njit(**NO_ALLOC)
-def _singles(key, pos, n_m, mover, d, step, pi, keys, scored, n):
+def _singles(key, pos, n_m, mover, d, step, pi, w, v0, keys, vals, n):
     """Append every legal move of one die; returns the new count."""
     for i in range(n_m):
         o = pos[i]
@@ -359,20 +359,26 @@ def _singles(key, pos, n_m, mover, d, step, pi, keys, scored, n):
                 start = PARTNER[o]
                 if not (key >> start) & 1:
                     break
-            k1, _l1, own = move_one(key, o, start, d, mover, step, pi)
+            k1, l1, own = move_one(key, o, start, d, mover, step, pi)
             if k1 < 0:
                 continue
             keys[n] = k1
-            scored[n] = 0 if own < 0 else entry_code(own, wins_now(key, k1, own, pi[PI_WIN]))
+            v = v0 + w[l1] - w[o]
+            vals[n] = v if own < 0 else goal_worth(v, own, wins_now(key, k1, own, pi[PI_WIN]), w)
             n += 1
     return n
 
 
 @njit(**NO_ALLOC)
-def list_turns(key, pos, n_m, mover, a, b, step, pi, keys, scored):
-    """Every legal die sequence with dice (a, b): the key each leaves in keys[i] and what
-    it scored in scored[i] (ENTER*, DECIDED*); a position reached by several orders or
-    marbles appears several times. pos[:n_m] are the occupied hollows (fill_pos).
+def list_turns(key, pos, n_m, mover, a, b, step, pi, w, v0, keys, vals):
+    """Every legal die sequence with dice (a, b): the key each leaves in keys[i]; a
+    position reached by several orders or marbles appears several times. pos[:n_m] are the
+    occupied hollows (fill_pos).
+
+    vals[i] is v0 changed by the sequence under the caller's weights w (W_*): + w[h] for
+    each hollow a marble ends on, - w[h] for each it leaves, + w[W_ENTER + s] per entry
+    into seat s's goal; a sequence that brings seat s's track to the centre is worth
+    w[W_DECIDE + s] (players value turns this way; any weights will do).
 
     Both dice are played when some order allows it; a die move that brings a scoring marble
     to the centre ends the turn at once. Otherwise one die (rule PI_SINGLE). Returns
@@ -380,7 +386,7 @@ def list_turns(key, pos, n_m, mover, a, b, step, pi, keys, scored):
     """
     win = pi[PI_WIN]
     whole = pi[PI_WHOLE]
-    n = 0
+    n = np.int64(0)
     for order in range(2):
         if order == 1 and a == b:
             break
@@ -397,14 +403,14 @@ def list_turns(key, pos, n_m, mover, a, b, step, pi, keys, scored):
                 k1, l1, own1 = move_one(key, o, start, d1, mover, step, pi)
                 if k1 < 0:
                     continue
-                c1 = 0
+                v1 = v0 + w[l1] - w[o]
                 if own1 >= 0:
                     if goals_of(k1, own1) == win and goals_of(key, own1) < win:
                         keys[n] = k1  # the game is decided: the turn ends at once
-                        scored[n] = entry_code(own1, True)
+                        vals[n] = w[W_DECIDE + own1]
                         n += 1
                         continue
-                    c1 = entry_code(own1, False)
+                    v1 += w[W_ENTER + own1]
                 pos[i] = l1
                 for j in range(n_m):
                     if whole and j == i and own1 < 0:
@@ -422,12 +428,12 @@ def list_turns(key, pos, n_m, mover, a, b, step, pi, keys, scored):
                         if t < 0:
                             continue
                         if t == GOAL:
-                            k2, _l2, own2 = move_one(k1, o2, start2, d2, mover, step, pi)
+                            k2, l2, own2 = move_one(k1, o2, start2, d2, mover, step, pi)
                             if k2 < 0:
                                 continue
                             won = goals_of(k2, own2) == win and goals_of(k1, own2) < win
                             keys[n] = k2
-                            scored[n] = c1 + entry_code(own2, won)
+                            vals[n] = goal_worth(v1 + w[l2] - w[o2], own2, won, w)
                             n += 1
                             continue
                         th = lane2 * LANE + t
@@ -436,31 +442,22 @@ def list_turns(key, pos, n_m, mover, a, b, step, pi, keys, scored):
                             if (rest >> th) & 1:
                                 continue
                         keys[n] = rest | (np.int64(1) << th)
-                        scored[n] = c1
+                        vals[n] = v1 + w[th] - w[o2]
                         n += 1
                 pos[i] = o
     if whole:
-        n = _singles(key, pos, n_m, mover, a + b, step, pi, keys, scored, n)
+        n = _singles(key, pos, n_m, mover, a + b, step, pi, w, v0, keys, vals, n)
     if n > 0 or pi[PI_SINGLE] == 2:
         return n, True
     hi = max(a, b)
     lo = min(a, b)
-    n = _singles(key, pos, n_m, mover, hi, step, pi, keys, scored, np.int64(0))
+    n = _singles(key, pos, n_m, mover, hi, step, pi, w, v0, keys, vals, np.int64(0))
     if lo != hi and (n == 0 or pi[PI_SINGLE] == 0):
-        n = _singles(key, pos, n_m, mover, lo, step, pi, keys, scored, n)
+        n = _singles(key, pos, n_m, mover, lo, step, pi, w, v0, keys, vals, n)
     return n, False
 
 
 @njit(**NO_ALLOC)
-def list_current(st):
-    """list_turns for the seat to act and its roll, into st.keys and st.scored."""
-    key = st.key[0]
-    n_m = fill_pos(key, st.pos)
-    return list_turns(key, st.pos, n_m, st.player[0], st.dice[0], st.dice[1], st.step,
-                      st.pi, st.keys, st.scored)
-
-
-@njit(**NO_ALLOC, inline="always")
 def turn_action(k, full):
     """The action of a listed turn leaving position k (full: both dice were played)."""
     return k if full else k | ONE_DIE
@@ -483,7 +480,10 @@ def legal_actions(st, out):
     `out` holds at least MAX_SEQ actions."""
     if st.player[0] < 0:
         return 0
-    n, full = list_current(st)
+    key = st.key[0]
+    p = st.player[0]
+    n, full = list_turns(key, st.pos, fill_pos(key, st.pos), p, st.dice[0], st.dice[1],
+                         st.step, st.pi, st.weights[p], np.int64(0), st.keys, st.vals)
     if n == 0:
         out[0] = MOKSHA
         return 1
@@ -496,18 +496,23 @@ def legal_actions(st, out):
 
 
 @njit(**NO_ALLOC)
-def option_of(st, a):
-    """The option (OPT_*) action `a` of the seat to act uses, or -1 (a plain turn, or
-    Moksha: never forbidden). A turn entering both goals counts as opponent-goal."""
+def turn_option(key, mover, a):
+    """The option (OPT_*) that action `a` of `mover` from position `key` uses, or -1 (a
+    plain turn, or Moksha: never forbidden). A turn entering both goals counts as
+    opponent-goal."""
     if a & MOKSHA:
         return -1
-    mover = st.player[0]
-    key = st.key[0]
     if goals_of(a, 1 - mover) > goals_of(key, 1 - mover):
         return OPT_OPPONENT_GOAL
     if goals_of(a, mover) > goals_of(key, mover):
         return OPT_OWN_GOAL
     return -1
+
+
+@njit(**NO_ALLOC)
+def option_of(st, a):
+    """The option (OPT_*) action `a` of the seat to act uses, or -1 (turn_option)."""
+    return turn_option(st.key[0], st.player[0], a)
 
 
 # --- the turns a roll allows: counted and drawn uniformly (random play) ------------------
@@ -540,9 +545,19 @@ def from_first(k, key, o1, start1, d1, d2, mover, step, pi, tgt):
 
 
 @njit(**NO_ALLOC)
-def _candidates(k, key, a, b, pi, tgt, cand):
-    """The first moves (origin | start << 6 | order << 12; order n_ord: a whole move) that
-    may begin a sequence leaving k, into cand; returns their number (multiplicity)."""
+def multiplicity(k, key, a, b, mover, step, pi, tgt, cand):
+    """How many of the sequences `list_turns` lists with both dice (and, under PI_WHOLE, the
+    whole moves of a + b) leave position k.
+
+    Only a few first moves can lead to k. A first marble that is not back on its hollow
+    in k emptied it; one that is must have been replaced by the second marble, so k then
+    empties one hollow only (the second marble's) and fills one (where the first marble
+    went). So the candidates are the moves of the marbles whose hollows k empties, and,
+    when k empties one hollow and fills one, the moves of other marbles that land on the
+    filled one (found with the reverse table; goal entries land through re-entry, so those
+    are tried too). Should k not empty and fill one hollow each, or two each, every marble
+    is tried. The candidates are listed in `cand`, then followed in one loop.
+    """
     occ = key & HOLLOWS
     kh = k & HOLLOWS
     gone = occ & ~kh
@@ -588,25 +603,6 @@ def _candidates(k, key, a, b, pi, tgt, cand):
                     if p != r and (occ >> p) & 1:
                         cand[nc] = p | (s << 6) | (order << 12)
                         nc += 1
-    return nc
-
-
-@njit(**NO_ALLOC)
-def multiplicity(k, key, a, b, mover, step, pi, tgt, cand):
-    """How many of the sequences `list_turns` lists with both dice (and, under PI_WHOLE, the
-    whole moves of a + b) leave position k.
-
-    Only a few first moves can lead to k. A first marble that is not back on its hollow
-    in k emptied it; one that is must have been replaced by the second marble, so k then
-    empties one hollow only (the second marble's) and fills one (where the first marble
-    went). So the candidates are the moves of the marbles whose hollows k empties, and,
-    when k empties one hollow and fills one, the moves of other marbles that land on the
-    filled one (found with the reverse table; goal entries land through re-entry, so those
-    are tried too). Should k not empty and fill one hollow each, or two each, every marble
-    is tried. The candidates are listed in `cand`, then followed in one loop.
-    """
-    nc = _candidates(k, key, a, b, pi, tgt, cand)
-    n_ord = 1 if a == b else 2
     m = 0
     for i in range(nc):
         c = cand[i]
@@ -646,7 +642,7 @@ def below2(state, n, m):
     return i, j
 
 
-@njit(**NO_ALLOC, inline="always")
+@njit(**NO_ALLOC)
 def nth_bit(x, q):
     """Index of the q-th (from 0) set bit of x, or -1."""
     for _ in range(q):
@@ -746,15 +742,6 @@ def sample_turn(state, key, pos, n_m, mover, a, b, step, pi, tgt, cand, tries):
     return -1
 
 
-@njit(**NO_ALLOC)
-def sample_current(st, state, tries):
-    """sample_turn for the seat to act and its roll: a full turn's position, or -1."""
-    key = st.key[0]
-    n_m = fill_pos(key, st.pos)
-    return sample_turn(state, key, st.pos, n_m, st.player[0], st.dice[0], st.dice[1],
-                       st.step, st.pi, st.tgt, st.cand, tries)
-
-
 # --- one turn explained (for the game log) -----------------------------------------------
 
 @njit(**NO_ALLOC)
@@ -834,38 +821,22 @@ def turn_moves(st, a):
 
 
 # --- the game's flow ---------------------------------------------------------------------
+# The functions of one turn are inlined into the fast path's loop: a call that passes the
+# state costs as much as a short rule (numba passes each of its arrays field by field).
 
-@njit(**NO_ALLOC)
-def note(st, turn, player, kind, a, b, c, d):
-    """Log one event (counted only in the fast path)."""
-    ev.emit(st.log, st.log_n, turn, player, kind, a, b, c, d)
-
-
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
 def to_move(st):
     """The seat to act, -1 when the playout is over."""
     return st.player[0]
 
 
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
 def is_over(st):
     """Whether the playout (the game, or both games of a match) is over."""
     return st.player[0] < 0
 
 
-@njit(**NO_ALLOC)
-def start_game(st, g):
-    """Game g of the playout begins from the start position, seat g to move."""
-    st.key[0] = st.start[0]
-    st.game[0] = g
-    st.starter[0] = g
-    st.player[0] = g
-    st.turns[0] = 0
-    st.extra[0] = 0
-    note(st, st.ply[0] + 1, np.int64(-1), np.int64(EV_GAME), g, g, st.start[0], np.int64(0))
-
-
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
 def setup(st, seed, playout):
     """Key the streams to playout `playout` of the run keyed by `seed`, set up the first
     game and roll the first player's dice."""
@@ -880,66 +851,66 @@ def setup(st, seed, playout):
         st.game_turns[s] = 0
         st.game_key[s] = 0
     start_game(st, np.int64(0))
-    advance(st)
+    roll(st)
 
 
-@njit(**NO_ALLOC)
-def set_position(st, key, player, game):
-    """Hand-built position (tests, tools): `key` with `player` to move in game `game` of
-    the playout (its start seat is `game`); the roll is drawn as in play."""
-    st.key[0] = key
-    st.game[0] = game
-    st.starter[0] = game
-    st.player[0] = player
-    st.turns[0] = 0
-    st.extra[0] = 0
-    advance(st)
-
-
-@njit(**NO_ALLOC)
-def set_dice(st, a, b):
-    """Replace the roll of the seat to act (hand-built positions and rulebook examples)."""
-    st.dice[0] = a
-    st.dice[1] = b
-
-
-@njit(**NO_ALLOC)
-def advance(st):
-    """From a finished turn or game to the next decision: the next game of a match, the
-    safety cap, or the roll of the seat to act (drawn from its own stream)."""
-    for _ in range(3):
-        if st.player[0] < 0:
-            if st.pi[PI_MATCH] == 1 and st.game[0] == 0:
-                start_game(st, np.int64(1))
-            else:
-                finish_playout(st)
-                return
-        if st.turns[0] >= st.pi[PI_MAX_TURNS]:
-            finish_game(st, np.int64(End.CAPPED), np.int64(-1))
-            continue
-        p = st.player[0]
-        state = st.rng[st.lane[p]]
-        st.dice[0] = die(state, SIX)
-        st.dice[1] = die(state, SIX)
-        note(st, st.ply[0] + 1, p, np.int64(EV_ROLL), st.dice[0], st.dice[1], np.int64(0),
-             np.int64(0))
-        return
-
-
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
 def apply(st, a):
     """The seat to act plays action `a` (a legal action); the game then advances to the
     next decision (rolling its dice) or the end of the playout."""
     if a & MOKSHA:
-        finish_game(st, np.int64(End.MOKSHA), np.int64(-1))
+        end = np.int64(End.MOKSHA)
+        winner = np.int64(-1)
     else:
-        play_turn(st, a)
+        end, winner = play_turn(st, a)
+        if end < 0 and st.turns[0] >= st.pi[PI_MAX_TURNS]:
+            end = np.int64(End.CAPPED)  # the safety cap, checked before the next roll
+    if end >= 0:
+        finish_game(st, end, winner)
     advance(st)
 
 
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
+def start_game(st, g):
+    """Game g of the playout begins from the start position, seat g to move."""
+    st.key[0] = st.start[0]
+    st.game[0] = g
+    st.starter[0] = g
+    st.player[0] = g
+    st.turns[0] = 0
+    st.extra[0] = 0
+    ev.emit(st.log, st.log_n, st.ply[0] + 1, np.int64(-1), np.int64(EV_GAME), g, g,
+            st.start[0], np.int64(0))
+
+
+@njit(**NO_ALLOC, inline="always")
+def advance(st):
+    """After a turn: the next game of a match or the end of the playout once a game has
+    ended, else the roll of the seat to act."""
+    if st.player[0] < 0:
+        if st.pi[PI_MATCH] == 1 and st.game[0] == 0:
+            start_game(st, np.int64(1))
+        else:
+            finish_playout(st)
+            return
+    roll(st)
+
+
+@njit(**NO_ALLOC, inline="always")
+def roll(st):
+    """The seat to act rolls both dice from its own stream."""
+    p = st.player[0]
+    state = st.rng[st.lane[p]]
+    st.dice[0] = die(state, SIX)
+    st.dice[1] = die(state, SIX)
+    ev.emit(st.log, st.log_n, st.ply[0] + 1, p, np.int64(EV_ROLL), st.dice[0], st.dice[1],
+            np.int64(0), np.int64(0))
+
+
+@njit(**NO_ALLOC, inline="always")
 def play_turn(st, a):
-    """The position after the turn; goals, the centre and the extra turn of a match."""
+    """The position after the turn; goals, the centre and the extra turn of a match.
+    Returns (End code, winning seat) when the turn ends the game, else (-1, -1)."""
     mover = st.player[0]
     before = st.key[0]
     key = a & KEY_MASK
@@ -954,15 +925,13 @@ def play_turn(st, a):
         d = goals_of(key, s) - goals_of(before, s)
         if d:
             st.aggs.goal_moves[mover, s] += d
-            note(st, st.ply[0], mover, np.int64(EV_GOAL), s, goals_of(key, s), win,
-                 np.int64(0))
+            ev.emit(st.log, st.log_n, st.ply[0], mover, np.int64(EV_GOAL), s, goals_of(key, s),
+                    win, np.int64(0))
     starter = st.starter[0]
     if st.extra[0]:
         if goals_of(key, 1 - starter) >= win:
-            finish_game(st, np.int64(End.BOTH), np.int64(-1))
-        else:
-            finish_game(st, np.int64(End.EXTRA_FAIL), starter)
-        return
+            return np.int64(End.BOTH), np.int64(-1)
+        return np.int64(End.EXTRA_FAIL), starter
     g0 = goals_of(key, 0)
     g1 = goals_of(key, 1)
     if (g0 >= win and goals_of(before, 0) < win) or (g1 >= win and goals_of(before, 1) < win):
@@ -970,12 +939,12 @@ def play_turn(st, a):
         if st.pi[PI_MATCH] == 1 and w == starter:
             st.extra[0] = 1
             st.player[0] = 1 - starter
-            note(st, st.ply[0], mover, np.int64(EV_EXTRA), starter, 1 - starter,
-                 np.int64(0), np.int64(0))
-            return
-        finish_game(st, np.int64(End.DIRECT), w)
-        return
+            ev.emit(st.log, st.log_n, st.ply[0], mover, np.int64(EV_EXTRA), starter,
+                    1 - starter, np.int64(0), np.int64(0))
+            return np.int64(-1), np.int64(-1)
+        return np.int64(End.DIRECT), w
     st.player[0] = 1 - mover
+    return np.int64(-1), np.int64(-1)
 
 
 @njit(**NO_ALLOC)
@@ -1000,7 +969,7 @@ def game_points(end, winner, key, pi):
     return np.int64(0), np.int64(0)
 
 
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
 def finish_game(st, end, winner):
     """The current game ends (End code `end`): its winner, statistics and points."""
     g = st.game[0]
@@ -1015,17 +984,18 @@ def finish_game(st, end, winner):
     if end == End.CAPPED:
         st.capped[0] = 1
     record_game(st.aggs, g, end, winner, key, st.starter[0], st.turns[0])
-    note(st, st.ply[0], np.int64(-1), np.int64(EV_END), end, winner, side0, side1)
+    ev.emit(st.log, st.log_n, st.ply[0], np.int64(-1), np.int64(EV_END), end, winner, side0,
+            side1)
     if st.pi[PI_MATCH] == 1:
         p0, p1 = game_points(end, winner, key, st.pi)
         st.points[0] += p0
         st.points[1] += p1
-        note(st, st.ply[0], np.int64(-1), np.int64(EV_POINTS), p0, p1, st.points[0],
-             st.points[1])
+        ev.emit(st.log, st.log_n, st.ply[0], np.int64(-1), np.int64(EV_POINTS), p0, p1,
+                st.points[0], st.points[1])
     st.player[0] = -1
 
 
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
 def record_game(aggs, g, end, winner, key, starter, turns):
     """Add one game's statistics (g: its number in the playout)."""
     if winner < 0:
@@ -1043,7 +1013,7 @@ def record_game(aggs, g, end, winner, key, starter, turns):
     aggs.misc[Misc.GAMES] += 1
 
 
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
 def finish_playout(st):
     """The playout is over: its winner (the game's, or the match's on points) and the
     playout's statistics."""
@@ -1062,8 +1032,28 @@ def finish_playout(st):
     aggs.misc[Misc.CAPPED] += st.capped[0]
     st.winner[0] = result
     st.player[0] = -1
-    note(st, st.ply[0], np.int64(-1), np.int64(EV_RESULT), result, st.ply[0],
-         p0 if match else np.int64(-1), p1 if match else np.int64(-1))
+    ev.emit(st.log, st.log_n, st.ply[0], np.int64(-1), np.int64(EV_RESULT), result,
+            st.ply[0], p0 if match else np.int64(-1), p1 if match else np.int64(-1))
+
+
+@njit(**NO_ALLOC)
+def set_position(st, key, player, game):
+    """Hand-built position (tests, tools): `key` with `player` to move in game `game` of
+    the playout (its start seat is `game`); the roll is drawn as in play."""
+    st.key[0] = key
+    st.game[0] = game
+    st.starter[0] = game
+    st.player[0] = player
+    st.turns[0] = 0
+    st.extra[0] = 0
+    roll(st)
+
+
+@njit(**NO_ALLOC)
+def set_dice(st, a, b):
+    """Replace the roll of the seat to act (hand-built positions and rulebook examples)."""
+    st.dice[0] = a
+    st.dice[1] = b
 
 
 @njit(**NO_ALLOC)

@@ -353,8 +353,8 @@ class Samsara(Game):
         """A kernel state for playouts of this run adding to `aggs`: in rotation r player
         j (policy seats[j], its own dice and choices) sits at seat (j + r) % 2."""
         return R.new_state(prep.start_cells, prep.step, prep.pi, prep.V, prep.pe,
-                           prep.policies, rotation, as_tuple(S.Aggregates, aggs),
-                           log_capacity)
+                           P.weights_of(prep.V, prep.pe), prep.policies, rotation,
+                           as_tuple(S.Aggregates, aggs), log_capacity)
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
