@@ -44,8 +44,8 @@ def game_row(st, row):
         key = st.game_key[g]
         row[base + G_WINNER] = st.game_winner[g]
         row[base + G_TURNS] = st.game_turns[g]
-        row[base + G_GOALS0] = R.goals_of(key, 0)
-        row[base + G_GOALS1] = R.goals_of(key, 1)
+        row[base + G_GOALS0] = R.goals_of(key, R.ROUND)
+        row[base + G_GOALS1] = R.goals_of(key, R.SQUARE)
         row[base + G_END] = st.game_end[g]
     match = st.pi[R.PI_MATCH] == 1
     row[R_POINTS0] = st.points[0] if match else -1

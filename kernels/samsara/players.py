@@ -183,7 +183,7 @@ def pick_best(state, keys, vals, n, ban, banned, key, mover):
         if first or vals[i] > best:
             best = vals[i]
             first = False
-    ties = 0
+    ties = np.int64(0)
     for i in range(n):
         if vals[i] == best and is_choice(keys, i, ban, banned, key, mover):
             ties += 1
@@ -277,7 +277,7 @@ def pick_lookahead(st, state, n, ban, banned):
     for c in range(1, nc):
         if cval[c] > best:
             best = cval[c]
-    ties = 0
+    ties = np.int64(0)
     for c in range(nc):
         if cval[c] == best:
             ties += 1

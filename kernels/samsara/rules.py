@@ -62,6 +62,8 @@ MAX_MARBLES = 12
 MAX_CAND = 128  # sampler: first moves that may lead to a position (<= 96)
 LANES = 2  # random streams per playout: one per player
 SIX = np.int64(6)  # die faces, typed int64 (a literal 6 would compile helpers again)
+ROUND = np.int64(0)  # seat 0, the round player (typed int64, as SIX)
+SQUARE = np.int64(1)  # seat 1, the square player
 N_OBS = 8  # length of an observation vector (OBS_*)
 
 # Rule parameters (State.pi, int64), set by the game's declaration
@@ -932,9 +934,10 @@ def play_turn(st, a):
         if goals_of(key, 1 - starter) >= win:
             return np.int64(End.BOTH), np.int64(-1)
         return np.int64(End.EXTRA_FAIL), starter
-    g0 = goals_of(key, 0)
-    g1 = goals_of(key, 1)
-    if (g0 >= win and goals_of(before, 0) < win) or (g1 >= win and goals_of(before, 1) < win):
+    g0 = goals_of(key, ROUND)
+    g1 = goals_of(key, SQUARE)
+    reached0 = g0 >= win and goals_of(before, ROUND) < win
+    if reached0 or (g1 >= win and goals_of(before, SQUARE) < win):
         w = 0 if g0 >= win else 1
         if st.pi[PI_MATCH] == 1 and w == starter:
             st.extra[0] = 1
@@ -1006,8 +1009,8 @@ def record_game(aggs, g, end, winner, key, starter, turns):
         aggs.game_wins[g, winner] += 1
     aggs.ends[end] += 1
     aggs.game_len[min(turns, N_LEN - 1)] += 1
-    aggs.goals[0, goals_of(key, 0)] += 1
-    aggs.goals[1, goals_of(key, 1)] += 1
+    aggs.goals[0, goals_of(key, ROUND)] += 1
+    aggs.goals[1, goals_of(key, SQUARE)] += 1
     if winner >= 0 and end != End.CAPPED:
         aggs.loser[goals_of(key, 1 - winner)] += 1
     aggs.misc[Misc.GAMES] += 1
