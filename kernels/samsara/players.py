@@ -198,7 +198,7 @@ def pick_best(state, keys, vals, n, ban, banned, key, mover):
 
 # --- lookahead --------------------------------------------------------------------------
 
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
 def reply_value(key, seat, pos, step, pi, values, pe, weights, rkeys, rvals):
     """Expected greedy value, for `seat` who just moved, of position `key` after the
     opponent's greedy reply: sum over the 21 rolls of weight (1 or 2, of 36) x value."""
