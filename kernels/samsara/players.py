@@ -141,7 +141,7 @@ def pick_random(state, keys, n, ban, banned, key, mover):
 
 # --- greedy -----------------------------------------------------------------------------
 
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, inline="always")
 def valued_turn(st, state, ban):
     """The greedy or lookahead choice of the seat to act (st.pol)."""
     key = st.key[0]
