@@ -187,9 +187,9 @@ def new_state(start_cells: np.ndarray, step: np.ndarray, pi: np.ndarray, values:
         pi=np.ascontiguousarray(pi, np.int64), pol=seat_pol, lane=lane,
         values=np.ascontiguousarray(values, np.int64), pe=np.ascontiguousarray(pe, np.int64),
         weights=np.ascontiguousarray(weights, np.int64),
-        rng=np.stack([streams.new_state(6) for _ in range(LANES)]), log=log, log_n=log_n, aggs=aggs,
-        pos=z(MAX_MARBLES, np.int64), keys=z(MAX_SEQ, np.int64),
-        vals=z(MAX_SEQ, np.int64),
+        rng=np.stack([streams.new_state(6) for _ in range(LANES)]),
+        log=log, log_n=log_n, aggs=aggs,
+        pos=z(MAX_MARBLES, np.int64), keys=z(MAX_SEQ, np.int64), vals=z(MAX_SEQ, np.int64),
         pos2=z(MAX_MARBLES, np.int64), rkeys=z(MAX_SEQ, np.int64),
         rvals=z(MAX_SEQ, np.int64), cand=z(max(MAX_CAND, top_k), np.int64),
         cval=z(max(1, top_k), np.int64), moves=z((2, 5), np.int64),
@@ -748,6 +748,7 @@ def sample_turn(state, key, pos, n_m, mover, a, b, step, pi, tgt, cand, tries):
 
 @njit(**NO_ALLOC)
 def _put_move(moves, row, d, origin, start, landing, owner):
+    """Write one die move into moves[row] (turn_moves' layout)."""
     moves[row, 0] = d
     moves[row, 1] = origin
     moves[row, 2] = start
