@@ -349,7 +349,7 @@ class Samsara(Game):
         return dict(S.SIZES)
 
     def state(self, prep: Prepared, aggs: dict[str, np.ndarray], rotation: int = 0,
-              log_capacity: int = 0):
+              log_capacity: int = 0) -> R.State:
         """A kernel state for playouts of this run adding to `aggs`: in rotation r player
         j (policy seats[j], its own dice and choices) sits at seat (j + r) % 2."""
         return R.new_state(prep.start_cells, prep.step, prep.pi, prep.V, prep.pe,
@@ -384,21 +384,23 @@ class Samsara(Game):
         else:  # single games: goals between the winner and the loser
             loser = aggs["loser"]
             win = int(np.nonzero(aggs["goals"].sum(axis=0))[0].max(initial=0))
-            margin = np.zeros(8, np.int64)
-            for g in range(8):
+            margin = np.zeros(S.N_GOALS, np.int64)
+            for g in range(S.N_GOALS):
                 if loser[g] and win >= g:
                     margin[win - g] += loser[g]
+        wins = aggs["wins"]
         return CoreStats(
-            games=games, seat_wins=aggs["wins"][:2].copy(), shared=int(aggs["wins"][2]),
+            games=games, seat_wins=wins[[S.Outcome.SEAT1, S.Outcome.SEAT2]].copy(),
+            shared=int(wins[S.Outcome.DRAW]),
             completed=games - int(aggs["misc"][S.Misc.CAPPED]), length=aggs["length"].copy(),
             length_unit="turns", margin=margin,
         )
 
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
         """Tables, findings and chart data for a finished run."""
-        from reports import samsara as R
+        from reports import samsara as samsara_report
 
-        return R.summarize(named_stats(aggs, content.data, manifest), manifest)
+        return samsara_report.summarize(named_stats(aggs, content.data, manifest), manifest)
 
 
 def named_stats(aggs: dict[str, np.ndarray], board: Board, manifest: dict[str, Any]
