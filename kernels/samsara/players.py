@@ -247,7 +247,7 @@ def top_turns(keys, vals, n, cand, k_max, ban, banned, key, mover):
     return nc
 
 
-@njit(**NO_ALLOC, inline="always")
+@njit(**NO_ALLOC)
 def pick_lookahead(st, state, n, ban, banned):
     """Index of the turn with the best average greedy value after the opponent's greedy
     reply to each of its 21 rolls, among the PI_TOP_K best turns by greedy value; a turn
