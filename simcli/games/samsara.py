@@ -3,6 +3,7 @@ handle (`simcli replay samsara`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -249,7 +250,7 @@ def marble_values(arc: str) -> np.ndarray:
     return V
 
 
-def key_of(hollows, goals=(0, 0)) -> int:
+def key_of(hollows: Iterable[tuple[int, int]], goals: tuple[int, int] = (0, 0)) -> int:
     """Kernel key of a position: hollows as (lane, cell 1-24), goals per seat."""
     key = 0
     for lane, cell in hollows:
@@ -583,8 +584,9 @@ class SamsaraHandle(GameHandle):
         return f"event {kind}", f"{a} {b} {c} {d}"
 
     # --- for tests and tools: hand-built positions, forbidden options ---
-    def set_position(self, hollows, goals: tuple[int, int] = (0, 0), to_move: int = 0,
-                     dice: tuple[int, int] | None = None, game: int = 0) -> None:
+    def set_position(self, hollows: Iterable[tuple[int, int]], goals: tuple[int, int] = (0, 0),
+                     to_move: int = 0, dice: tuple[int, int] | None = None,
+                     game: int = 0) -> None:
         """Put the marbles on `hollows` ((lane, cell 1-24) pairs) with `goals`, seat
         `to_move` to act in game `game` (started by seat `game`), rolling `dice` (or a
         roll from its stream)."""
