@@ -51,7 +51,7 @@ def openspiel_rollouts(seconds: float, seed: int = 1) -> dict:
 
 def simcli_rollouts(seconds: float, seed: int = 1) -> dict:
     """Random Samsara single games (default rules) for about `seconds`, one thread."""
-    from kernels import samsara as K
+    from kernels.samsara.stats import Misc
     from simcli.games.samsara import Samsara
 
     game = Samsara()
@@ -66,7 +66,7 @@ def simcli_rollouts(seconds: float, seed: int = 1) -> dict:
     t0 = time.perf_counter()
     game.run_chunk(prep, seed, 1000, count, aggs, None)
     dt = time.perf_counter() - t0
-    moves = int(np.asarray(aggs["misc"])[K.M_TURNS])
+    moves = int(np.asarray(aggs["misc"])[Misc.TURNS])
     return {"engine": "simcli Samsara (numba kernel, random policy)", "games": count,
             "moves": moves, "chance_events": None, "seconds": round(dt, 3),
             "games_per_s": count / dt, "moves_per_s": moves / dt,

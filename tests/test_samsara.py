@@ -7,9 +7,13 @@ import random
 import numpy as np
 import pytest
 import scipy.stats
+from numba import njit
 
-from kernels import samsara as K
 from kernels.rng import die, new_states, seed_lanes
+from kernels.samsara import play as PL
+from kernels.samsara import rules as R
+from kernels.samsara.players import GREEDY, RANDOM, TRIES
+from kernels.samsara.stats import End, Misc
 from simcli.games.samsara import Samsara, hollows_of, key_of, step_table
 from tests import naive_samsara as N
 
@@ -27,25 +31,34 @@ def naive_rules(**rules) -> N.Rules:
     return N.Rules(**{k: v for k, v in rules.items() if k != "match"})
 
 
+def handle(seats=("greedy", "greedy"), seed=1, playout=0, rotation=0, **rules):
+    """A step-by-step game (simcli.games.samsara.SamsaraHandle) at its first decision."""
+    return GAME.handle(prepared(seats, **rules), seed, playout, rotation)
+
+
+def legal_turns(h):
+    """The handle's legal turns as a set of (hollows, goals); Moksha gives the empty set."""
+    return {hollows_of(a & R.KEY_MASK) for a in h.legal_actions() if not a & R.MOKSHA}
+
+
 def turns(hollows, a, b, mover=0, goals=(0, 0), **rules):
-    """Kernel turns as a set of (hollows, goals), checked against the naive generator."""
-    prep = prepared(**rules)
-    got, _full = K.turn_keys(key_of(hollows, goals), mover, a, b, prep.step, prep.pi, prep.V,
-                             prep.pe)
-    out = {hollows_of(int(k)) for k in got}
+    """Legal turns as a set of (hollows, goals), checked against the naive generator."""
+    h = handle(**rules)
+    h.set_position(hollows, goals, to_move=mover, dice=(a, b))
+    out = legal_turns(h)
     assert out == N.turns(hollows, goals, mover, a, b, naive_rules(**rules))
     return out
 
 
 def h(lane, cell):
-    return lane * K.LANE + cell - 1
+    return lane * R.LANE + cell - 1
 
 
 def move(hollows, origin, start, d, mover=0, goals=(0, 0), **rules):
     """One die's move of the marble on `origin` counted from `start`: (hollows, goals) or
     None when illegal."""
     prep = prepared(**rules)
-    k, _land, _owner = K.move_one(key_of(hollows, goals), h(*origin), h(*start), d, mover,
+    k, _land, _owner = R.move_one(key_of(hollows, goals), h(*origin), h(*start), d, mover,
                                   prep.step, prep.pi)
     return None if k < 0 else hollows_of(int(k))
 
@@ -59,11 +72,11 @@ FAR = [(SQUARE, 9), (SQUARE, 10)]  # marbles out of the way of the examples belo
 
 def test_board_pairs_and_start_position():
     for k in range(1, 13):  # round k pairs with square 12+k, square k with round 12+k
-        assert K.PARTNER[h(ROUND, k)] == h(SQUARE, 12 + k)
-        assert K.PARTNER[h(SQUARE, k)] == h(ROUND, 12 + k)
-    assert all(K.PARTNER[K.PARTNER[x]] == x for x in range(K.N_HOLLOW))
+        assert R.PARTNER[h(ROUND, k)] == h(SQUARE, 12 + k)
+        assert R.PARTNER[h(SQUARE, k)] == h(ROUND, 12 + k)
+    assert all(R.PARTNER[R.PARTNER[x]] == x for x in range(R.N_HOLLOW))
     prep = prepared()
-    start = hollows_of(int(K.start_key(prep.start_cells)))
+    start = hollows_of(R.start_key(prep.start_cells))
     assert start == (N.start_position(), (0, 0))
     # seat 0's side (South): round 13-24 and square 1-12; the start is 6 marbles a side
     assert sum(N.side_of(x) == 0 for x in start[0]) == 6
@@ -117,9 +130,9 @@ def test_arc_is_one_ordinary_step_by_default():
         after(pos, [(ROUND, 12)], [(ROUND, 13)]), (0, 0))
     step, extra = step_table("step"), step_table("extra-step")
     for cell in range(1, 25):  # pips needed to score from each cell
-        need = [d for d in range(1, 13) if step[cell - 1, d] == K.GOAL]
+        need = [d for d in range(1, 13) if step[cell - 1, d] == R.GOAL]
         assert need == ([25 - cell] if 25 - cell <= 12 else [])
-        need = [d for d in range(1, 13) if extra[cell - 1, d] == K.GOAL]
+        need = [d for d in range(1, 13) if extra[cell - 1, d] == R.GOAL]
         want = (26 - cell) if cell <= 12 else 25 - cell
         assert need == ([want] if want <= 12 else [])
 
@@ -229,29 +242,32 @@ def random_position(rng):
 
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_kernel_agrees_with_the_naive_generator(rules):
-    prep = prepared(**rules)
+    game = handle(**rules)
     nr = naive_rules(**rules)
     rng = random.Random(11)
     for _ in range(120):
         hs, goals = random_position(rng)
         mover = rng.randint(0, 1)
         a, b = rng.randint(1, 6), rng.randint(1, 6)
-        got, _full = K.turn_keys(key_of(hs, goals), mover, a, b, prep.step, prep.pi, prep.V,
-                                 prep.pe)
-        assert {hollows_of(int(k)) for k in got} == N.turns(hs, goals, mover, a, b, nr)
+        game.set_position(hs, goals, to_move=mover, dice=(a, b))
+        assert legal_turns(game) == N.turns(hs, goals, mover, a, b, nr)
 
 
-def traced(seats, seed, index, starter=0, rotation=0, lane=None, **rules):
-    """One game from the start: seat s plays policy seat_pol[s] on stream lane[s] (from the
-    rotation unless `lane` is given, in which case `seats` are taken as seated)."""
-    prep = prepared(seats, **rules)
-    seat_pol, lanes = K.seat_lanes(prep.policies, rotation)
-    if lane is not None:
-        seat_pol, lanes = prep.policies, np.array(lane, np.int64)
-    end, out, trace = K.play_traced(np.uint64(seed), index, seat_pol, lanes, prep.start_cells,
-                                    prep.step, prep.pi, prep.V, prep.pe,
-                                    np.zeros((0, 2), np.int64), 3000, starter)
-    return prep, end, out, trace[trace[:, 0] >= 0]
+def traced(seats, seed, index, rotation=0, **rules):
+    """One whole playout stepped through the handle: its turns as rows (key before, mover,
+    die a, die b, key after), each checked to be a legal action, and the finished handle."""
+    game = handle(seats, seed, index, rotation, **rules)
+    rows = []
+    while not game.is_over():
+        before, mover = game.key, game.current_player()
+        a, b = (int(x) for x in game.st.dice)
+        legal = game.legal_actions()
+        action = game.choose()
+        assert action in legal  # every policy only ever chooses a legal action
+        game.apply(action)
+        if not action & R.MOKSHA:
+            rows.append((before, mover, a, b, int(action & R.KEY_MASK)))
+    return game, np.array(rows, np.int64).reshape(-1, 5)
 
 
 @pytest.mark.parametrize(("seats", "rules"), [
@@ -259,39 +275,54 @@ def traced(seats, seed, index, starter=0, rotation=0, lane=None, **rules):
     (("greedy", "random"), {"opponent_goal": "scores-for-owner", "re_entry": "both-empty"}),
     (("greedy", "greedy"), {"arc": "extra-step", "same_marble": "whole-move"}),
     (("random", "greedy"), {"match": "competition"}),
+    (("lookahead", "random"), {"single_die": "play-higher"}),
 ])
 def test_invariants_of_whole_games(seats, rules):
-    for index in range(12):
-        prep, end, out, trace = traced(seats, 5, index, **rules)
-        assert end != K.E_CAPPED and len(trace) == out[1]  # the game ended by the rules
+    for index in range(8):
+        game, trace = traced(seats, 5, index, **rules)
+        st = game.st
+        assert (st.game_end[:1] != End.CAPPED).all()  # the games ended by the rules
+        assert len(trace) == st.ply[0] == st.game_turns.sum()
         prev = trace[0, 0]
         for t, (before, mover, a, b, key) in enumerate(trace):
-            assert before == prev and 1 <= a <= 6 and 1 <= b <= 6
-            assert mover == t % 2 or (rules.get("match") and t == len(trace) - 1)
+            assert before == prev or (rules.get("match") and t == st.game_turns[0])
+            assert mover == t % 2 or rules.get("match")  # turns alternate in a single game
+            assert 1 <= a <= 6 and 1 <= b <= 6
             hs, goals = hollows_of(int(key))
             old = hollows_of(int(before))[1]
             assert len(hs) == 12  # 12 marbles on 12 distinct hollows after every turn
             assert all(0 <= goals[p] - old[p] <= 2 for p in range(2))  # tracks move forward
-            legal, _ = K.turn_keys(before, mover, a, b, prep.step, prep.pi, prep.V, prep.pe)
-            assert key in legal
             prev = key
-        final = hollows_of(int(out[2]))[1]
-        if end == K.E_DIRECT:
-            assert final[out[0]] == 6 and final[1 - out[0]] < 6
+        final = hollows_of(int(st.game_key[0]))[1]
+        if st.game_end[0] == End.DIRECT:
+            w = st.game_winner[0]
+            assert final[w] == 6 and final[1 - w] < 6
 
 
 def test_traced_turns_are_legal_for_the_naive_generator():
-    _prep, _end, _out, trace = traced(("random", "random"), 9, 0)
+    _game, trace = traced(("random", "random"), 9, 0)
     for before, mover, a, b, key in trace[::7]:
         hs, goals = hollows_of(int(before))
         assert hollows_of(int(key)) in N.turns(hs, goals, int(mover), int(a), int(b))
 
 
 def scripted(key, starter, script, seats=("greedy", "greedy"), **rules):
-    prep = prepared(seats, **rules)
-    end, out, pts = K.play_from(np.uint64(1), 0, key, starter, prep.policies, prep.step,
-                                prep.pi, prep.V, prep.pe, np.array(script, np.int64))
-    return end, out, pts
+    """Play game `starter` of a playout (seat `starter` starts it) from position `key`,
+    the first turns rolling the dice of `script`, until that game ends: (End code, winning
+    seat, turns, final key, (points of seat 0, seat 1))."""
+    game = handle(seats, **rules)
+    hs, goals = hollows_of(key)
+    game.set_position(hs, goals, to_move=starter, game=starter)
+    st = game.st
+    for t in range(1000):
+        if st.game_end[starter] >= 0:
+            break
+        if t < len(script):
+            game.set_dice(*script[t])
+        game.step()
+    pts = tuple(int(p) for p in st.points)
+    return (int(st.game_end[starter]), int(st.game_winner[starter]),
+            int(st.game_turns[starter]), int(st.game_key[starter]), pts)
 
 
 # Both scoring marbles one goal from the centre; a marble one pip from each goal.
@@ -301,58 +332,52 @@ NEAR = [(ROUND, 24), (SQUARE, 24), (ROUND, 5), (ROUND, 6), (SQUARE, 5), (SQUARE,
 def test_match_non_starter_reaching_the_centre_wins_by_the_starters_distance():
     # with round 5-6 on the board greedy would block square 24 through round 12 (6-6)
     key = key_of([(ROUND, 24), (SQUARE, 24), (SQUARE, 5), (SQUARE, 6)], (4, 5))
-    end, out, pts = scripted(key, 0, [(6, 6), (1, 2)], match="competition")
-    assert end == K.E_DIRECT and out[0] == 1
-    assert list(pts) == [0, 6 - hollows_of(int(out[2]))[1][0]]
+    end, winner, _turns, final, pts = scripted(key, 0, [(6, 6), (1, 2)], match="competition")
+    assert end == End.DIRECT and winner == 1
+    assert list(pts) == [0, 6 - hollows_of(final)[1][0]]
 
 
 def test_match_extra_turn_that_fails_gives_the_starter_the_distance():
     key = key_of(NEAR, (5, 3))
-    end, out, pts = scripted(key, 0, [(1, 2), (6, 6)], match="competition")
-    assert end == K.E_EXTRA_FAIL and out[0] == 0 and out[1] == 2
-    assert list(pts) == [6 - hollows_of(int(out[2]))[1][1], 0]
+    end, winner, turns_, final, pts = scripted(key, 0, [(1, 2), (6, 6)], match="competition")
+    assert end == End.EXTRA_FAIL and winner == 0 and turns_ == 2
+    assert list(pts) == [6 - hollows_of(final)[1][1], 0]
     # in a single game the same first turn simply wins
-    end, out, _pts = scripted(key, 0, [(1, 2)])
-    assert end == K.E_DIRECT and out[0] == 0 and out[1] == 1
+    end, winner, turns_, _final, _pts = scripted(key, 0, [(1, 2)])
+    assert end == End.DIRECT and winner == 0 and turns_ == 1
 
 
 def test_match_both_at_the_centre_compares_marbles_on_each_side():
     key = key_of(NEAR, (5, 5))
-    end, out, pts = scripted(key, 0, [(1, 2), (1, 3)], match="competition")
-    assert end == K.E_BOTH
-    hs, goals = hollows_of(int(out[2]))
+    end, winner, _turns, final, pts = scripted(key, 0, [(1, 2), (1, 3)], match="competition")
+    assert end == End.BOTH
+    hs, goals = hollows_of(final)
     assert goals == (6, 6)
     south = sum(N.side_of(x) == 0 for x in hs)
     north = len(hs) - south
     assert list(pts) == [max(south - north, 0), max(north - south, 0)]
-    assert out[0] == (-1 if south == north else (0 if south > north else 1))
+    assert winner == (-1 if south == north else (0 if south > north else 1))
 
 
 def test_match_scoring_helper_for_each_branch():
     pi = prepared(match="competition").pi
-    pts = np.zeros(2, np.int64)
     even = key_of([(ROUND, 13), (ROUND, 1)], (6, 6))  # one marble on each side
-    K.game_points(K.E_BOTH, -1, even, 0, pi, pts)
-    assert list(pts) == [0, 0]  # equal: a draw, no points
+    assert R.game_points(End.BOTH, -1, even, pi) == (0, 0)  # equal: a draw, no points
     south = key_of([(ROUND, 13), (SQUARE, 1), (SQUARE, 24)], (6, 6))
-    K.game_points(K.E_BOTH, 0, south, 0, pi, pts)
-    assert list(pts) == [1, 0]
-    K.game_points(K.E_MOKSHA, -1, south, 0, pi, pts)
-    assert list(pts) == [4, 4]
-    K.game_points(K.E_EXTRA_FAIL, 1, key_of([], (2, 6)), 1, pi, pts)
-    assert list(pts) == [0, 4]
-    K.game_points(K.E_DIRECT, 0, key_of([], (6, 1)), 1, pi, pts)
-    assert list(pts) == [5, 0]
+    assert R.game_points(End.BOTH, 0, south, pi) == (1, 0)
+    assert R.game_points(End.MOKSHA, -1, south, pi) == (4, 4)
+    assert R.game_points(End.EXTRA_FAIL, 1, key_of([], (2, 6)), pi) == (0, 4)
+    assert R.game_points(End.DIRECT, 0, key_of([], (6, 1)), pi) == (5, 0)
 
 
 def test_moksha_in_a_match_gives_four_points_each():
-    end, out, pts = scripted(key_of(MOKSHA), 0, [(6, 6)], match="competition")
-    assert end == K.E_MOKSHA and out[0] == -1 and out[1] == 0 and list(pts) == [4, 4]
+    end, winner, turns_, _final, pts = scripted(key_of(MOKSHA), 0, [(6, 6)], match="competition")
+    assert end == End.MOKSHA and winner == -1 and turns_ == 0 and list(pts) == [4, 4]
 
 
 def first_dice(seed, index, lane):
     """The first roll a player on stream `lane` of playout (seed, index) makes."""
-    states = new_states(6, K.LANES)
+    states = new_states(6, R.LANES)
     seed_lanes(states, np.uint64(seed), index)
     return [die(states[lane], 6), die(states[lane], 6)]
 
@@ -365,7 +390,7 @@ def test_each_player_rolls_its_own_dice_from_any_seat():
     for index in range(4):
         dice = {lane: first_dice(5, index, lane) for lane in (0, 1)}
         for rotation in (0, 1):
-            _prep, _end, _out, trace = traced(seats, 5, index, rotation=rotation)
+            _game, trace = traced(seats, 5, index, rotation=rotation)
             assert list(trace[0, 2:4]) == dice[rotation]  # seat 1's first turn
             assert list(trace[1, 2:4]) == dice[1 - rotation]  # seat 2's first turn
             assert list(trace[:2, 1]) == [0, 1]
@@ -373,20 +398,24 @@ def test_each_player_rolls_its_own_dice_from_any_seat():
 
 def test_rotation_one_is_the_swapped_seating_with_swapped_streams():
     """run_chunk with seats (a, b) in rotation 1 plays, seed by seed, the game of seats
-    (b, a) in which seat 1 rolls stream 1 and seat 2 stream 0; the row's winner is a seat."""
+    (b, a) in which seat 1 rolls stream 1 and seat 2 stream 0 (the handle in rotation 1);
+    the row's winner is a seat."""
     a, b = "greedy", "random"
     prep = prepared((a, b))
-    rows = np.zeros((12, K.N_ROW), np.int64)
+    rows = np.zeros((12, PL.N_ROW), np.int64)
     GAME.run_chunk(prep, 9, 0, 12, GAME.new_aggregates(prep), rows, rotation=1)
-    plain = np.zeros((12, K.N_ROW), np.int64)
+    plain = np.zeros((12, PL.N_ROW), np.int64)
     GAME.run_chunk(prepared((b, a)), 9, 0, 12, GAME.new_aggregates(prep), plain)
     for index in range(12):
-        _p, end, out, trace = traced((b, a), 9, index, lane=(1, 0))
-        assert rows[index, K.R_WINNER] == out[0] and rows[index, K.R_GAME1 + K.G_END] == end
-        assert rows[index, K.R_GAME1 + K.G_TURNS] == len(trace)
-    assert (rows[:, K.R_GAME1 + K.G_TURNS] != plain[:, K.R_GAME1 + K.G_TURNS]).any()
+        game, trace = traced((a, b), 9, index, rotation=1)
+        assert list(game.st.pol) == [RANDOM, GREEDY]  # seat 1 plays b, seat 2 plays a
+        st = game.st
+        assert rows[index, PL.R_WINNER] == st.winner[0]
+        assert rows[index, PL.R_GAME1 + PL.G_END] == st.game_end[0]
+        assert rows[index, PL.R_GAME1 + PL.G_TURNS] == len(trace)
+    assert (rows[:, PL.R_GAME1 + PL.G_TURNS] != plain[:, PL.R_GAME1 + PL.G_TURNS]).any()
     # the generic mirror turns seat wins into player wins: greedy wins from both seats
-    assert (rows[:, K.R_WINNER] == 1).mean() > 0.9
+    assert (rows[:, PL.R_WINNER] == 1).mean() > 0.9
 
 
 def test_greedy_beats_random_from_either_seat():
@@ -403,23 +432,68 @@ def test_a_match_rotates_as_a_whole():
     The match winner (a seat) is the row's winner; each game's winner is a seat too."""
     prep = prepared(("greedy", "random"), match="competition")
     for rotation in (0, 1):
-        rows = np.zeros((40, K.N_ROW), np.int64)
+        rows = np.zeros((40, PL.N_ROW), np.int64)
         aggs = GAME.new_aggregates(prep)
         GAME.run_chunk(prep, 4, 0, 40, aggs, rows, rotation=rotation)
         greedy_seat = rotation
-        assert (rows[:, K.R_WINNER] == greedy_seat).mean() > 0.9
-        for g in (K.R_GAME1, K.R_GAME2):
-            assert (rows[:, g + K.G_WINNER] == greedy_seat).mean() > 0.8
-        pts = rows[:, [K.R_POINTS0, K.R_POINTS1]]
+        assert (rows[:, PL.R_WINNER] == greedy_seat).mean() > 0.9
+        for g in (PL.R_GAME1, PL.R_GAME2):
+            assert (rows[:, g + PL.G_WINNER] == greedy_seat).mean() > 0.8
+        pts = rows[:, [PL.R_POINTS0, PL.R_POINTS1]]
         winner = np.where(pts[:, 0] > pts[:, 1], 0, np.where(pts[:, 1] > pts[:, 0], 1, -1))
-        assert (winner == rows[:, K.R_WINNER]).all()
+        assert (winner == rows[:, PL.R_WINNER]).all()
         assert aggs["game_wins"].sum() == 80
+
+
+@njit(cache=True)
+def turn_counts(key, mover, a, b, step, pi, tgt, weights):
+    """The distinct positions of the full turns (both dice) the listing gives, how many
+    listed sequences leave each, and what `multiplicity` counts for each (empty when no
+    order plays both dice)."""
+    keys = np.zeros(R.MAX_SEQ, np.int64)
+    vals = np.zeros(R.MAX_SEQ, np.int64)
+    pos = np.zeros(R.MAX_MARBLES, np.int64)
+    cand = np.zeros(R.MAX_CAND, np.int64)
+    n_m = R.fill_pos(key, pos)
+    n, full = R.list_turns(key, pos, n_m, mover, a, b, step, pi, weights, np.int64(0), keys,
+                           vals)
+    if not full:
+        n = 0
+    distinct = np.unique(keys[:n])
+    listed = np.zeros(distinct.shape[0], np.int64)
+    counted = np.zeros(distinct.shape[0], np.int64)
+    for u in range(distinct.shape[0]):
+        for i in range(n):
+            if keys[i] == distinct[u]:
+                listed[u] += 1
+        counted[u] = R.multiplicity(distinct[u], key, a, b, mover, step, pi, tgt, cand)
+    return distinct, listed, counted
+
+
+@njit(cache=True)
+def sample_turns(seed, key, mover, a, b, step, pi, tgt, count, tries):
+    """`count` draws of sample_turn from one position (-1: gave up after `tries`)."""
+    pos = np.zeros(R.MAX_MARBLES, np.int64)
+    states = new_states(6, 1)
+    seed_lanes(states, seed, 0)
+    n_m = R.fill_pos(key, pos)
+    cand = np.zeros(R.MAX_CAND, np.int64)
+    out = np.zeros(count, np.int64)
+    for i in range(count):
+        out[i] = R.sample_turn(states[0], key, pos, n_m, mover, a, b, step, pi, tgt, cand,
+                               tries)
+    return out
+
+
+def counts_of(key, mover, a, b, prep):
+    return turn_counts(np.int64(key), np.int64(mover), np.int64(a), np.int64(b), prep.step,
+                       prep.pi, R.move_table(prep.step), np.zeros(R.N_W, np.int64))
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_multiplicity_counts_every_listed_sequence(rules):
     """The random policy keeps a proposed sequence with probability 1 / multiplicity: the
-    count must equal how many sequences `sequences` lists for each distinct position."""
+    count must equal how many sequences the listing gives for each distinct position."""
     prep = prepared(**rules)
     rng = random.Random(17)
     checked = 0
@@ -427,17 +501,18 @@ def test_multiplicity_counts_every_listed_sequence(rules):
         hs, goals = random_position(rng)
         mover = rng.randint(0, 1)
         a, b = rng.randint(1, 6), rng.randint(1, 6)
-        keys, listed, counted = K.turn_counts(key_of(hs, goals), mover, a, b, prep.step,
-                                              prep.pi, prep.V, prep.pe)
+        keys, listed, counted = counts_of(key_of(hs, goals), mover, a, b, prep)
         assert list(counted) == list(listed)
         checked += len(keys)
     assert checked > 5000
 
 
-def sampled(key, mover, a, b, draws, seed=1, tries=K.TRIES, **rules):
+def sampled(key, mover, a, b, draws, seed=1, tries=TRIES, **rules):
     prep = prepared(**rules)
-    keys, _l, _c = K.turn_counts(key, mover, a, b, prep.step, prep.pi, prep.V, prep.pe)
-    got = K.sample_turns(np.uint64(seed), key, mover, a, b, prep.step, prep.pi, draws, tries)
+    keys, _l, _c = counts_of(key, mover, a, b, prep)
+    got = sample_turns(np.uint64(seed), np.int64(key), np.int64(mover), np.int64(a),
+                       np.int64(b), prep.step, prep.pi, R.move_table(prep.step),
+                       np.int64(draws), np.int64(tries))
     return keys, got
 
 
@@ -475,10 +550,13 @@ def test_sampler_gives_up_to_the_listed_turns_when_no_order_plays_both_dice():
     _keys, got = sampled(key_of(CROWDED), 0, 2, 4, 5, tries=0)
     assert (got == -1).all()
     # in a game the random player then draws from the listed turns: the single die move
-    prep = prepared(("random", "random"))
-    _end, out, _pts = K.play_from(np.uint64(1), 0, key, 0, prep.policies, prep.step, prep.pi,
-                                  prep.V, prep.pe, np.array([(6, 6)], np.int64))
-    assert out[3] >= 1 and out[8] >= 1  # a single-die turn, drawn from the listed turns
+    game = handle(("random", "random"))
+    game.set_position(one_die, to_move=0, dice=(6, 6))
+    (action,) = game.legal_actions()
+    assert action & R.ONE_DIE  # one die only
+    game.step()
+    misc = game.aggs["misc"]
+    assert misc[Misc.SINGLE_DIE] == 1 and misc[Misc.FALLBACK] == 1  # from the listed turns
 
 
 def test_core_stats_and_match_aggregates():
@@ -488,6 +566,6 @@ def test_core_stats_and_match_aggregates():
     core = GAME.core_stats(aggs, 2)
     assert core.games == 200 == core.seat_wins.sum() + core.shared
     assert core.completed == 200 and core.length.sum() == 200
-    assert aggs["misc"][K.M_GAMES] == 400 and aggs["game_len"].sum() == 400
+    assert aggs["misc"][Misc.GAMES] == 400 and aggs["game_len"].sum() == 400
     assert aggs["points"][0].sum() == 200 and aggs["diff"].sum() == 200
     assert core.margin is not None and core.margin.sum() == 200 - core.shared

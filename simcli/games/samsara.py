@@ -1,14 +1,20 @@
-"""Samsara: board content, rule options, policies and the kernel driver."""
+"""Samsara: board content, rule options, policies, the kernel driver and the step-by-step
+handle (`simcli replay samsara`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from kernels import samsara as K
+from kernels.samsara import play as PL
+from kernels.samsara import players as P
+from kernels.samsara import rules as R
+from kernels.samsara import stats as S
+from kernels.stat_table import as_tuple, columns, zeros
 from simcli.errors import UserError
 from simcli.games.base import (
     Content,
@@ -19,6 +25,7 @@ from simcli.games.base import (
     read_toml,
     sha256,
 )
+from simcli.games.handle import GameHandle
 
 MAX_TURNS = 2000  # safety cap per game (counted; no game has reached it in our runs)
 TOP_K = 8  # lookahead: best turns by greedy value that it examines in depth
@@ -93,9 +100,11 @@ RULES = (
 )
 
 SINGLE_CODES = {"play-either": 0, "play-higher": 1, "moksha": 2}
-POLICY_CODES = {"random": K.RANDOM, "greedy": K.GREEDY, "lookahead": K.LOOKAHEAD}
-END_NAMES = ("centre reached", "start player first, extra turn fails",
-             "both at the centre: sides compared", "Moksha", "safety cap")
+POLICY_CODES = {"random": P.RANDOM, "greedy": P.GREEDY, "lookahead": P.LOOKAHEAD}
+END_NAMES = {S.End.DIRECT: "centre reached",
+             S.End.EXTRA_FAIL: "start player first, extra turn fails",
+             S.End.BOTH: "both at the centre: sides compared", S.End.MOKSHA: "Moksha",
+             S.End.CAPPED: "safety cap"}
 
 
 @dataclass(frozen=True)
@@ -169,11 +178,11 @@ def parse_board(path: Path) -> Content:
     _int_field(path, text, board, "board", "double_fields", 24, 24)
     cells = board.get("start_cells")
     where = _where(path, text, "start_cells")
-    if (not isinstance(cells, list) or not cells or len(cells) > K.MAX_MARBLES // 2
+    if (not isinstance(cells, list) or not cells or len(cells) > R.MAX_MARBLES // 2
             or not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= 12
                        for c in cells)):
         raise UserError(f"{where}: field 'board.start_cells' must be a list of 1-"
-                        f"{K.MAX_MARBLES // 2} lane cells 1-12 (the far side), got {cells!r}")
+                        f"{R.MAX_MARBLES // 2} lane cells 1-12 (the far side), got {cells!r}")
     if len(set(cells)) != len(cells):
         raise UserError(f"{where}: field 'board.start_cells' names a cell twice: {cells!r}")
     win = _int_field(path, text, scoring, "scoring", "goals_to_win", 1, 7)
@@ -192,15 +201,15 @@ def lane_pips(k: int, arc: str) -> int:
 
 
 def step_table(arc: str) -> np.ndarray:
-    """step[c, d]: the 0-based cell d pips (1-12) beyond 0-based cell c, K.GOAL for an
+    """step[c, d]: the 0-based cell d pips (1-12) beyond 0-based cell c, R.GOAL for an
     exact goal entry, -1 for an overshoot or a stop on the arc's own pip."""
     goal = 25 if arc == "step" else 26
-    step = np.full((K.LANE, 13), -1, np.int64)
-    for c in range(K.LANE):
+    step = np.full((R.LANE, 13), -1, np.int64)
+    for c in range(R.LANE):
         for d in range(1, 13):
             p = lane_pips(c + 1, arc) + d
             if p == goal:
-                step[c, d] = K.GOAL
+                step[c, d] = R.GOAL
             elif p < goal:
                 if arc == "step" or p <= 12:
                     step[c, d] = p - 1
@@ -229,10 +238,10 @@ def marble_values(arc: str) -> np.ndarray:
         d = goal - lane_pips(cell + 1, arc)
         return hit[d] + PROGRESS_WEIGHT * max(0, 25 - d) / 24
 
-    V = np.zeros((2, K.N_HOLLOW), np.int64)
-    for h in range(K.N_HOLLOW):
-        lane, cell = divmod(h, K.LANE)
-        other = (cell + 12) % K.LANE
+    V = np.zeros((2, R.N_HOLLOW), np.int64)
+    for h in range(R.N_HOLLOW):
+        lane, cell = divmod(h, R.LANE)
+        other = (cell + 12) % R.LANE
         c = [0.0, 0.0]
         c[lane] = close(cell)
         c[1 - lane] = LANE_CHANGE_DISCOUNT * close(other)
@@ -241,18 +250,41 @@ def marble_values(arc: str) -> np.ndarray:
     return V
 
 
-def key_of(hollows, goals=(0, 0)) -> int:
+def key_of(hollows: Iterable[tuple[int, int]], goals: tuple[int, int] = (0, 0)) -> int:
     """Kernel key of a position: hollows as (lane, cell 1-24), goals per seat."""
     key = 0
     for lane, cell in hollows:
-        key |= 1 << (lane * K.LANE + cell - 1)
-    return key | (goals[0] << K.GOAL_SHIFT) | (goals[1] << (K.GOAL_SHIFT + 3))
+        key |= 1 << (lane * R.LANE + cell - 1)
+    return key | (goals[0] << R.GOAL_SHIFT) | (goals[1] << (R.GOAL_SHIFT + 3))
 
 
 def hollows_of(key: int) -> tuple[frozenset, tuple[int, int]]:
     """Position of a kernel key: (frozenset of (lane, cell 1-24), goals per seat)."""
-    h = frozenset((b // K.LANE, b % K.LANE + 1) for b in range(K.N_HOLLOW) if key >> b & 1)
-    return h, ((key >> K.GOAL_SHIFT) & 7, (key >> (K.GOAL_SHIFT + 3)) & 7)
+    h = frozenset((b // R.LANE, b % R.LANE + 1) for b in range(R.N_HOLLOW) if key >> b & 1)
+    return h, ((key >> R.GOAL_SHIFT) & 7, (key >> (R.GOAL_SHIFT + 3)) & 7)
+
+
+LANE_NAMES = ("round", "square")
+
+
+def hollow_name(h: int) -> str:
+    """A hollow as the sheet names it: 'round 7', 'square 24'."""
+    return f"{LANE_NAMES[h // R.LANE]} {h % R.LANE + 1}"
+
+
+def seat_name(seat: int) -> str:
+    """'seat 1 (round)' or 'seat 2 (square)'."""
+    return f"seat {seat + 1} ({LANE_NAMES[seat]})"
+
+
+def position_words(key: int) -> str:
+    """A position in words: the occupied cells of each lane and the goals of each seat."""
+    hollows, goals = hollows_of(key)
+    lanes = []
+    for lane in (0, 1):
+        cells = sorted(c for la, c in hollows if la == lane)
+        lanes.append(f"{LANE_NAMES[lane]} {' '.join(map(str, cells)) or '-'}")
+    return f"{'; '.join(lanes)}; goals {goals[0]}-{goals[1]}"
 
 
 class Samsara(Game):
@@ -268,7 +300,8 @@ class Samsara(Game):
     rules = RULES
     default_n = 100_000
     chunk_size = 2_000
-    kernel = K.play_chunk
+    kernel = PL.play_chunk
+    stats = S.TABLE
     # Each player rolls its own dice from its own stream, so --mirror (and `simcli skill`)
     # replays a seed with the players in the other seats and the same luck per player.
     supports_mirror = True
@@ -280,6 +313,7 @@ class Samsara(Game):
         "game2_winner", "game2_turns", "game2_goals_0", "game2_goals_1", "game2_end",
         "points_0", "points_1",
     )
+    length_column = "game1_turns"  # a single game's length (game 1's in competition)
 
     def load_content(self, path: Path) -> Content:
         """Read and validate a board file."""
@@ -291,37 +325,37 @@ class Samsara(Game):
         """Kernel inputs: step table, rule flags, evaluation tables."""
         self.check_players(players)
         board: Board = content.data
-        pi = np.zeros(K.N_PI, np.int64)
-        pi[K.PI_OPP_GOAL] = int(rules["opponent-goal"] == "scores-for-owner")
-        pi[K.PI_REENTRY_BOTH] = int(rules["re-entry"] == "both-empty")
-        pi[K.PI_WHOLE] = int(rules["same-marble"] == "whole-move")
-        pi[K.PI_SINGLE] = SINGLE_CODES[rules["single-die"]]
-        pi[K.PI_MATCH] = int(rules["match"] == "competition")
-        pi[K.PI_WIN] = board.goals_to_win
-        pi[K.PI_MOKSHA_POINTS] = board.moksha_points
-        pi[K.PI_MAX_TURNS] = MAX_TURNS
-        pi[K.PI_TOP_K] = TOP_K
-        pi[K.PI_MARBLES] = board.marbles
-        pe = np.zeros(K.N_PE, np.int64)
-        pe[K.PE_GOAL] = round(GOAL_VALUE * EVAL_SCALE)
-        pe[K.PE_WIN] = WIN_VALUE
+        pi = np.zeros(R.N_PI, np.int64)
+        pi[R.PI_OPP_GOAL] = int(rules["opponent-goal"] == "scores-for-owner")
+        pi[R.PI_REENTRY_BOTH] = int(rules["re-entry"] == "both-empty")
+        pi[R.PI_WHOLE] = int(rules["same-marble"] == "whole-move")
+        pi[R.PI_SINGLE] = SINGLE_CODES[rules["single-die"]]
+        pi[R.PI_MATCH] = int(rules["match"] == "competition")
+        pi[R.PI_WIN] = board.goals_to_win
+        pi[R.PI_MOKSHA_POINTS] = board.moksha_points
+        pi[R.PI_MAX_TURNS] = MAX_TURNS
+        pi[R.PI_TOP_K] = TOP_K
+        pi[R.PI_MARBLES] = board.marbles
+        pe = np.zeros(P.N_PE, np.int64)
+        pe[P.PE_GOAL] = round(GOAL_VALUE * EVAL_SCALE)
+        pe[P.PE_WIN] = WIN_VALUE
         return Prepared(
             policies=np.array([POLICY_CODES[s] for s in seats], np.int64), seats=seats,
             start_cells=np.array([c - 1 for c in board.start_cells], np.int64),
             step=step_table(rules["arc"]), pi=pi, V=marble_values(rules["arc"]), pe=pe,
         )
 
-    def new_aggregates(self, prep: Prepared) -> dict[str, np.ndarray]:
-        """Zeroed statistics in the kernel's layout."""
-        z = np.zeros
-        return {
-            "wins": z(3, np.int64), "starts": z(3, np.int64), "game_wins": z((2, 3), np.int64),
-            "ends": z(K.N_END, np.int64), "game_len": z(K.N_LEN, np.int64),
-            "length": z(K.N_LEN, np.int64), "goals": z((2, 8), np.int64),
-            "goal_moves": z((2, 2), np.int64), "loser": z(8, np.int64),
-            "points": z((2, K.N_PTS), np.int64), "diff": z(2 * K.N_PTS - 1, np.int64),
-            "misc": z(K.N_MISC, np.int64),
-        }
+    def sizes(self, prep: Prepared) -> dict[str, int]:
+        """Run-time sizes of the statistics table: histogram bins."""
+        return dict(S.SIZES)
+
+    def state(self, prep: Prepared, aggs: dict[str, np.ndarray], rotation: int = 0,
+              log_capacity: int = 0) -> R.State:
+        """A kernel state for playouts of this run adding to `aggs`: in rotation r player
+        j (policy seats[j], its own dice and choices) sits at seat (j + r) % 2."""
+        return R.new_state(prep.start_cells, prep.step, prep.pi, prep.V, prep.pe,
+                           P.weights_of(prep.V, prep.pe), prep.policies, rotation,
+                           as_tuple(S.Aggregates, aggs), log_capacity)
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
@@ -330,63 +364,70 @@ class Samsara(Game):
         """Play a chunk of playouts into `aggs`: in rotation r player j (policy seats[j],
         its own dice and choices) sits at seat (j + r) % 2, for the whole match in
         competition; statistics and the `winner` column are by seat."""
-        out = rows if rows is not None else np.zeros((0, K.N_ROW), np.int64)
-        K.play_chunk(
-            np.uint64(seed), first, count, prep.policies, prep.start_cells, prep.step,
-            prep.pi, prep.V, prep.pe, aggs["wins"], aggs["starts"], aggs["game_wins"],
-            aggs["ends"], aggs["game_len"], aggs["length"], aggs["goals"],
-            aggs["goal_moves"], aggs["loser"], aggs["points"], aggs["diff"], aggs["misc"],
-            out, rotation,
-        )
+        out = rows if rows is not None else np.zeros((0, PL.N_ROW), np.int64)
+        PL.play_chunk(self.state(prep, aggs, rotation), PL.no_forbid(), np.uint64(seed),
+                      first, count, out)
+
+    def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0
+               ) -> SamsaraHandle:
+        """Playout `playout` of the run keyed by `seed`, step by step, at its first
+        decision."""
+        return SamsaraHandle(self, prep, seed, playout, rotation)
 
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
         """Seat wins (single games or matches), draws, completion, length in turns."""
         games = int(aggs["wins"].sum())
         if aggs["points"].sum():  # competition: margin of the match points
             d = aggs["diff"]
-            mid = K.N_PTS - 1
-            margin = np.zeros(K.N_PTS, np.int64)
+            mid = S.N_PTS - 1
+            margin = np.zeros(S.N_PTS, np.int64)
             margin[1:] = d[mid + 1:] + d[:mid][::-1]
         else:  # single games: goals between the winner and the loser
             loser = aggs["loser"]
             win = int(np.nonzero(aggs["goals"].sum(axis=0))[0].max(initial=0))
-            margin = np.zeros(8, np.int64)
-            for g in range(8):
+            margin = np.zeros(S.N_GOALS, np.int64)
+            for g in range(S.N_GOALS):
                 if loser[g] and win >= g:
                     margin[win - g] += loser[g]
+        wins = aggs["wins"]
         return CoreStats(
-            games=games, seat_wins=aggs["wins"][:2].copy(), shared=int(aggs["wins"][2]),
-            completed=games - int(aggs["misc"][K.M_CAPPED]), length=aggs["length"].copy(),
+            games=games, seat_wins=wins[[S.Outcome.SEAT1, S.Outcome.SEAT2]].copy(),
+            shared=int(wins[S.Outcome.DRAW]),
+            completed=games - int(aggs["misc"][S.Misc.CAPPED]), length=aggs["length"].copy(),
             length_unit="turns", margin=margin,
         )
 
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
         """Tables, findings and chart data for a finished run."""
-        from reports import samsara as R
+        from reports import samsara as samsara_report
 
-        return R.summarize(named_stats(aggs, content.data, manifest), manifest)
+        return samsara_report.summarize(named_stats(aggs, content.data, manifest), manifest)
 
 
 def named_stats(aggs: dict[str, np.ndarray], board: Board, manifest: dict[str, Any]
                 ) -> dict[str, Any]:
-    """The kernel's arrays under plain names, for reports (which know nothing of kernels)."""
-    misc = aggs["misc"]
-    match = manifest["rules"].get("match") == "competition"
+    """The statistics under the plain names the report reads (it knows nothing of
+    kernels), taken from the table's columns."""
+    table = {st.name: st for st in S.TABLE}
+    wins = columns(table["wins"], aggs["wins"])
+    starts = columns(table["starts"], aggs["starts"])
+    ends = aggs["ends"]
+    misc = columns(table["misc"], aggs["misc"])
     return {
-        "match": match,
+        "match": manifest["rules"].get("match") == "competition",
         "playouts": int(aggs["wins"].sum()),
-        "wins": aggs["wins"][:2].copy(),
-        "draws": int(aggs["wins"][2]),
-        "start_wins": int(aggs["starts"][0]),
-        "second_wins": int(aggs["starts"][1]),
-        "game_draws": int(aggs["starts"][2]),
+        "wins": np.stack([wins["seat1"], wins["seat2"]]),
+        "draws": int(wins["draw"]),
+        "start_wins": int(starts["start_player"]),
+        "second_wins": int(starts["second_player"]),
+        "game_draws": int(starts["draw"]),
         "game_wins": aggs["game_wins"],
-        "ends": {name: int(v) for name, v in zip(END_NAMES, aggs["ends"], strict=True)},
-        "moksha": int(aggs["ends"][K.E_MOKSHA]),
-        "capped": int(aggs["ends"][K.E_CAPPED]),
-        "games": int(misc[K.M_GAMES]),
-        "turns": int(misc[K.M_TURNS]),
-        "single_die_turns": int(misc[K.M_SINGLE_DIE]),
+        "ends": {END_NAMES[e]: int(ends[e]) for e in S.End},
+        "moksha": int(ends[S.End.MOKSHA]),
+        "capped": int(ends[S.End.CAPPED]),
+        "games": int(misc["games"]),
+        "turns": int(misc["turns"]),
+        "single_die_turns": int(misc["single_die"]),
         "game_length": aggs["game_len"],
         "length": aggs["length"],
         "goals": aggs["goals"][:, : board.goals_to_win + 1],
@@ -397,3 +438,181 @@ def named_stats(aggs: dict[str, np.ndarray], board: Board, manifest: dict[str, A
         "point_diff": aggs["diff"],
         "mirror": bool(manifest.get("mirror")),
     }
+
+
+class SamsaraHandle(GameHandle):
+    """One Samsara playout driven step by step through the kernels (rules.setup, apply,
+    players.choose), with its game log in words."""
+
+    max_actions = R.MAX_SEQ
+
+    def __init__(self, game: Samsara, prep: Prepared, seed: int, playout: int,
+                 rotation: int = 0, log_capacity: int = 20_000) -> None:
+        self.game = game
+        self.prep = prep
+        self.aggs = zeros(S.TABLE, game.sizes(prep))  # scratch statistics of this playout
+        self.st = game.state(prep, self.aggs, rotation, log_capacity)
+        self.log_buf = self.st.log
+        self.log_n = self.st.log_n
+        self.forbid = PL.no_forbid()  # forbid[seat, option]: see forbid_option
+        R.setup(self.st, np.uint64(seed), np.int64(playout))
+
+    # --- hooks ---
+    def current_player(self) -> int:
+        """Seat (from 0) to act; -1 when the playout is over."""
+        return int(R.to_move(self.st))
+
+    def _legal(self, out: np.ndarray) -> int:
+        return int(R.legal_actions(self.st, out))
+
+    def _apply(self, action: int) -> None:
+        R.apply(self.st, np.int64(action))
+
+    def _choose(self) -> int:
+        return int(P.choose(self.st, self.forbid))
+
+    def is_over(self) -> bool:
+        """Whether the playout (a game, or both games of a match) is over."""
+        return bool(R.is_over(self.st))
+
+    def turn(self) -> int:
+        """The turn in progress, counted over the playout from 1."""
+        ply = int(self.st.ply[0])
+        return ply if self.is_over() else ply + 1
+
+    def row(self) -> dict[str, int]:
+        """The finished playout's --save-games row, by column name."""
+        row = np.zeros(PL.N_ROW, np.int64)
+        PL.game_row(self.st, row)
+        return {c: int(v) for c, v in zip(self.game.row_columns, row, strict=True)}
+
+    def outcome(self) -> dict[str, Any]:
+        """Winners (seats from 1), length in turns, each game's end, and match points."""
+        st = self.st
+        win = np.zeros(2)
+        R.outcome(st, win)
+        games = []
+        for g in range(2):
+            end = int(st.game_end[g])
+            if end < 0:
+                continue
+            w = int(st.game_winner[g])
+            _h, goals = hollows_of(int(st.game_key[g]))
+            games.append({"game": g + 1, "end": END_NAMES[S.End(end)],
+                          "winner": w + 1 if w >= 0 else None,
+                          "turns": int(st.game_turns[g]), "goals": list(goals)})
+        out: dict[str, Any] = {"winners": [s + 1 for s in range(2) if win[s]],
+                               "length": int(st.ply[0]), "games": games}
+        if st.pi[R.PI_MATCH]:
+            out["points"] = [int(p) for p in st.points]
+        return out
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat `player` sees: everything but future dice (perfect information)."""
+        obs = np.zeros(R.N_OBS, np.int64)
+        R.observe(self.st, obs)
+        hollows, goals = hollows_of(int(obs[R.OBS_KEY]))
+        to_move = int(obs[R.OBS_TO_MOVE])
+        return {
+            "seat": player + 1,
+            "to_move": to_move + 1 if to_move >= 0 else None,
+            "dice": [int(obs[R.OBS_DIE_A]), int(obs[R.OBS_DIE_B])] if to_move >= 0 else None,
+            "round_lane": sorted(c for lane, c in hollows if lane == 0),
+            "square_lane": sorted(c for lane, c in hollows if lane == 1),
+            "goals": {seat_name(s): goals[s] for s in range(2)},
+            "goals_to_win": int(self.st.pi[R.PI_WIN]),
+            "game": int(obs[R.OBS_GAME]) + 1,
+            "start_seat": int(obs[R.OBS_STARTER]) + 1,
+            "extra_turn": bool(obs[R.OBS_EXTRA]),
+            "turns_this_game": int(obs[R.OBS_TURNS]),
+        }
+
+    def describe_action(self, action: int) -> str:
+        """The turn in words: the roll, each die's move, and the position it leaves."""
+        a, b = (int(x) for x in self.st.dice)
+        if action & R.MOKSHA:
+            return f"{a}-{b}: no legal turn, Moksha (the game ends drawn)"
+        n = int(R.turn_moves(self.st, np.int64(action)))
+        moves = "; ".join(self._die_words(self.st.moves[i]) for i in range(n))
+        if action & R.ONE_DIE:
+            how = f"{a}-{b}, no order plays both dice, one die: "
+        elif n == 1 and self.st.moves[0, 0] == a + b and self.st.pi[R.PI_WHOLE]:
+            how = f"{a}-{b} as one move of {a + b}: "
+        else:
+            how = f"{a}-{b}: "
+        return f"{how}{moves} -> {position_words(action & R.KEY_MASK)}"
+
+    @staticmethod
+    def _die_words(move: np.ndarray) -> str:
+        d, origin, start, landing, owner = (int(x) for x in move)
+        text = f"{d} moves {hollow_name(origin)}"
+        if start != origin:
+            text += f" (starting on {hollow_name(start)}, its full double field's other half)"
+        if owner >= 0:
+            return (f"{text} into the {LANE_NAMES[owner]} goal (a goal for seat {owner + 1}), "
+                    f"back on {hollow_name(landing)}")
+        text += f" to {hollow_name(landing)}"
+        if landing // R.LANE != start // R.LANE:
+            text += " (its landing hollow was taken: lane change)"
+        return text
+
+    def describe_event(self, kind: int, a: int, b: int, c: int, d: int) -> tuple[str, str]:
+        """(kind name, detail in words) of a kernel event."""
+        match = bool(self.st.pi[R.PI_MATCH])
+        if kind == R.EV_GAME:
+            of = " of the match" if match else ""
+            return "setup", (f"game {a + 1}{of}: {seat_name(b)} starts; marbles on "
+                             f"{position_words(c)}")
+        if kind == R.EV_ROLL:
+            return "roll", f"rolls {a} and {b}"
+        if kind == R.EV_GOAL:
+            done = ": the scoring marble reaches the centre" if b >= c else ""
+            return "goal", f"{seat_name(a)} scoring track {b} of {c}{done}"
+        if kind == R.EV_EXTRA:
+            return "extra turn", (f"{seat_name(a)} started and reached the centre first: "
+                                  f"{seat_name(b)} has one more turn")
+        if kind == R.EV_END:
+            who = f"{seat_name(b)} wins" if b >= 0 else "no winner"
+            return "game end", (f"{END_NAMES[S.End(a)]}: {who} (marbles on seat 1's side "
+                                f"{c}, on seat 2's side {d})")
+        if kind == R.EV_POINTS:
+            return "points", f"game points {a}-{b}; match {c}-{d}"
+        if kind == R.EV_RESULT:
+            who = f"{seat_name(a)} wins" if a >= 0 else "a draw"
+            pts = f", match points {c}-{d}" if c >= 0 else ""
+            return "result", f"{who} after {b} turns{pts}"
+        return f"event {kind}", f"{a} {b} {c} {d}"
+
+    # --- for tests and tools: hand-built positions, forbidden options ---
+    def set_position(self, hollows: Iterable[tuple[int, int]], goals: tuple[int, int] = (0, 0),
+                     to_move: int = 0, dice: tuple[int, int] | None = None,
+                     game: int = 0) -> None:
+        """Put the marbles on `hollows` ((lane, cell 1-24) pairs) with `goals`, seat
+        `to_move` to act in game `game` (started by seat `game`), rolling `dice` (or a
+        roll from its stream)."""
+        R.set_position(self.st, np.int64(key_of(hollows, goals)), np.int64(to_move),
+                       np.int64(game))
+        if dice is not None:
+            self.set_dice(*dice)
+
+    def set_dice(self, a: int, b: int) -> None:
+        """Replace the roll of the seat to act."""
+        R.set_dice(self.st, np.int64(a), np.int64(b))
+
+    @property
+    def key(self) -> int:
+        """The position key."""
+        return int(self.st.key[0])
+
+    def position(self) -> tuple[frozenset, tuple[int, int]]:
+        """The position as (frozenset of (lane, cell 1-24), goals per seat)."""
+        return hollows_of(self.key)
+
+    def option_of(self, action: int) -> str | None:
+        """The forbiddable option (rules.OPTIONS) an action of the seat to act uses."""
+        o = int(R.option_of(self.st, np.int64(action)))
+        return R.OPTIONS[o] if o >= 0 else None
+
+    def forbid_option(self, seat: int, option: str) -> None:
+        """Seat `seat` (from 0) may no longer choose turns of `option`."""
+        self.forbid[seat, R.OPTIONS.index(option)] = True
