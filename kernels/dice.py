@@ -18,25 +18,35 @@ MAX_PLAYERS = 4
 
 
 @njit(**JIT)
-def top_group(t1, t2, nd, part, n):
-    """Bitmask of the players still in contention after comparing the first and second die.
+def top_group_with(t1, t2, nd, part, n, q, a, b):
+    """Bitmask of the players still in contention after comparing the first and second die,
+    player q's dice read as (a, b) instead of (t1[q], t2[q]) (q = -1: none replaced).
 
     One bit set: that player wins outright. Several: they go to the tiebreaker roll.
     A tie on the highest die involving a one-die roll goes to the tiebreaker at once.
     """
     kmax = 0
     for p in range(n):
-        kmax = max(kmax, (t1[p] * 256 + t2[p]) * part[p])
+        x = a * 256 + b if p == q else t1[p] * 256 + t2[p]
+        kmax = max(kmax, x * part[p])
     best = kmax >> 8
     first = 0
     second = 0
     single = 0
     for p in range(n):
-        hit = (t1[p] == best) & part[p]
+        x = a * 256 + b if p == q else t1[p] * 256 + t2[p]
+        hit = ((x >> 8) == best) & part[p]
         first |= hit << p
         single |= hit & (nd[p] == 1)
-        second |= (((t1[p] * 256 + t2[p]) == kmax) & part[p]) << p
+        second |= ((x == kmax) & part[p]) << p
     return first if single else second
+
+
+@njit(**JIT)
+def top_group(t1, t2, nd, part, n):
+    """Bitmask of the players still in contention after comparing the first and second die
+    (see top_group_with)."""
+    return top_group_with(t1, t2, nd, part, n, np.int64(-1), np.int64(0), np.int64(0))
 
 
 @njit(**JIT)
@@ -59,32 +69,28 @@ def lowest_bit(mask):
 
 
 @njit(**JIT)
-def tiebreak_lanes(states, lanes, mask, n, faces):
-    """Tied players roll one die each (player p from its stream states[lanes[p]]), highest
-    wins, repeated among those still tied."""
-    while popcount(mask) > 1:
-        hi = 0
-        new = 0
-        for p in range(n):
-            if (mask >> p) & 1:
-                r = die(states[lanes[p]], faces)
-                if r > hi:
-                    hi = r
-                    new = 1 << p
-                elif r == hi:
-                    new |= 1 << p
-        mask = new
-    return lowest_bit(mask)
+def tiebreak_round(states, lanes, mask, n, faces, rolls):
+    """One tiebreaker roll: each tied player p rolls one die (rolls[p]) from its stream
+    states[lanes[p]]; returns the players tied on the highest roll."""
+    hi = 0
+    new = 0
+    for p in range(n):
+        if (mask >> p) & 1:
+            r = die(states[lanes[p]], faces)
+            rolls[p] = r
+            if r > hi:
+                hi = r
+                new = 1 << p
+            elif r == hi:
+                new |= 1 << p
+    return new
 
 
 @njit(**JIT)
-def resolve(states, lanes, t1, t2, nd, part, n, faces, counters, slot):
-    """Winner of a battle from the rolled tops (tiebreak dice from each player's stream);
-    a tiebreaker roll adds 1 to counters[slot]."""
-    mask = top_group(t1, t2, nd, part, n)
-    if mask & (mask - 1):
-        counters[slot] += 1
-        return tiebreak_lanes(states, lanes, mask, n, faces)
+def tiebreak_lanes(states, lanes, mask, n, faces, rolls):
+    """Tiebreaker rolls among the tied players until one is highest; returns the winner."""
+    while mask & (mask - 1):
+        mask = tiebreak_round(states, lanes, mask, n, faces, rolls)
     return lowest_bit(mask)
 
 
@@ -98,7 +104,7 @@ def roll_code(state, code, faces, uma):
 
 
 @njit(**NO_ALLOC)
-def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, wins,
+def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, rolls, wins,
                tiebreaks):
     n = codes.shape[0]
     state = states[0]
@@ -110,7 +116,7 @@ def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part
         mask = top_group(t1, t2, nd, part, n)
         if mask & (mask - 1):
             tiebreaks[0] += 1
-            wins[tiebreak_lanes(states, lanes, mask, n, faces)] += 1
+            wins[tiebreak_lanes(states, lanes, mask, n, faces, rolls)] += 1
         else:
             wins[lowest_bit(mask)] += 1
 
@@ -124,8 +130,9 @@ def odds_chunk(seed, first, count, codes, faces, uma, wins, tiebreaks):
     t1 = np.zeros(n, np.int64)
     t2 = np.zeros(n, np.int64)
     nd = np.zeros(n, np.int64)
+    rolls = np.zeros(n, np.int64)
     part = np.ones(n, np.bool_)
     for p in range(n):
         t1[p], t2[p], nd[p] = roll_code(states[0], codes[p], faces, uma)
-    _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, wins,
+    _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, rolls, wins,
                tiebreaks)
