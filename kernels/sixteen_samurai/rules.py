@@ -74,12 +74,11 @@ GO_DEAL = np.int64(1)  # the draft is over: draw piles and hands
 GO_ROUND = np.int64(2)  # begin a Clan Conflict round, or end the Clan Conflict
 GO_REVEAL = np.int64(3)  # every fighter has fielded: reveal and roll
 GO_OFFER = np.int64(4)  # offer after-rolling cards to the next fighter holding one
-GO_RESOLVE = np.int64(5)  # resolve a contested round
-GO_NEXT = np.int64(6)  # the round is over: refill the hands
-GO_FINAL = np.int64(7)  # the Clan Conflict is over: the Final Battle's setup
-GO_FB_ROUND = np.int64(8)  # begin a Final Battle round, or end the game
-GO_FB_RESOLVE = np.int64(9)  # every clan has fielded in the Final Battle: roll, resolve
-GO_FINISH = np.int64(10)  # one clan is left: the result
+GO_RESOLVE = np.int64(5)  # resolve the round, refill the hands
+GO_FINAL = np.int64(6)  # the Clan Conflict is over: the Final Battle's setup
+GO_FB_ROUND = np.int64(7)  # begin a Final Battle round, or end the game
+GO_FB_RESOLVE = np.int64(8)  # every clan has fielded in the Final Battle: roll, resolve
+GO_FINISH = np.int64(9)  # one clan is left: the result
 
 # Battle cards as kernel constants (values of stats.Battle)
 NINJUTSU = np.int64(Battle.NINJUTSU)
@@ -323,12 +322,11 @@ def drafter(pick, n, snake):
     return pos
 
 
-@njit(**STEP)
-def discard(st, p, code):
-    """p puts a card on the shared discard pile."""
-    st.disc[st.disc_n[0]] = code
-    st.disc_n[0] += 1
-    emit(st.log, st.log_n, st.turn[0], p, Ev.DISCARD, code, ZERO, ZERO, ZERO)
+@njit(**HELPER)
+def discard(disc, disc_n, code):
+    """Put a card on the shared discard pile."""
+    disc[disc_n[0]] = code
+    disc_n[0] += 1
 
 
 @njit(**STEP)
@@ -514,6 +512,7 @@ def begin_round(st):
         emit(st.log, st.log_n, st.turn[0], NONE, Ev.CAPPED, st.rnd[0], ZERO, ZERO, ZERO)
         st.auto[0] = GO_FINAL
         return
+    st.ronin_by[0] = -1
     for p in range(P):
         st.before[p] = -1
         st.medic[p] = False
@@ -564,13 +563,11 @@ def reveal_and_roll(st):
             emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.REVEAL, st.field[p],
                  st.before[p], st.ratings[st.field[p], a], a)
             if st.before[p] >= 0:
-                discard(st, np.int64(p), -1 - st.before[p])
+                discard(st.disc, st.disc_n, -1 - st.before[p])
+                emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.DISCARD, -1 - st.before[p],
+                     ZERO, ZERO, ZERO)
     if st.npart[0] == 1:
-        winner = next_part(st.part, P, NONE)
-        st.aggs.misc[Misc.UNCONTESTED_ROUNDS] += 1
-        settle(st, winner, NONE)
-        st.declarer[0] = winner
-        st.auto[0] = GO_NEXT
+        st.auto[0] = GO_RESOLVE  # uncontested: no dice
         return
     st.aggs.misc[Misc.CONTESTED_ROUNDS] += 1
     nin = 0
@@ -596,7 +593,6 @@ def reveal_and_roll(st):
             st.t1[p], st.t2[p] = roll_top2(st.rng[st.lane[p]], kk, st.faces[0])
             emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.ROLL, st.t1[p], st.t2[p], kk,
                  ZERO)
-    st.ronin_by[0] = -1
     st.offer[0] = 0
     st.again[0] = False
     st.auto[0] = GO_OFFER if st.rnd[0] > 0 else GO_RESOLVE
@@ -629,7 +625,9 @@ def play_after(st, a):
     p = st.actor[0]
     if a != PASS:
         card = RONIN if a == PLAY_RONIN else (MEDICINE if a == PLAY_MEDICINE else BUSHIDO)
-        discard(st, p, take(st.hand, st.hand_n, p, find(st.hand, st.hand_n, p, -1 - card)))
+        discard(st.disc, st.disc_n, take(st.hand, st.hand_n, p,
+                                         find(st.hand, st.hand_n, p, -1 - card)))
+        emit(st.log, st.log_n, st.turn[0], p, Ev.DISCARD, -1 - card, ZERO, ZERO, ZERO)
         st.played_r[p, card] = True
         st.played_g[p, card] = True
         st.held[p, card] = False
@@ -664,79 +662,74 @@ def battle_winner(st, slot):
     return lowest_bit(mask)
 
 
+@njit(**HELPER)
+def count_declarer(aggs, phase, rnd, npart, ability, won):
+    """Declarer statistics of a contested round the declarer fought."""
+    ri = min(rnd, N_DECL - 1)
+    aggs.decl[phase, ri, npart, 0] += 1
+    aggs.decl_ab[phase, ability, 0] += 1
+    aggs.decl[phase, ri, npart, 1] += won
+    aggs.decl_ab[phase, ability, 1] += won
+
+
 @njit(**STEP)
-def settle(st, winner, ronin_by):
-    """The winner's samurai goes to its Hall of Honor (or the Ronin player's), the others
-    to the discard pile (Medicine: back to hand). Returns who received the samurai."""
+def resolve_round(st):
+    """The round's winner (on the dice, or the only fighter) puts its samurai in its Hall
+    of Honor (or the Ronin player's), the others are discarded (Medicine: back to hand);
+    the winner (not a Ronin thief) declares next; every hand is refilled."""
+    P = st.players[0]
+    contested = st.npart[0] > 1
+    if contested:
+        winner = battle_winner(st, Misc.TIEBREAK_ROUNDS)
+    else:
+        winner = next_part(st.part, P, NONE)
+        st.aggs.misc[Misc.UNCONTESTED_ROUNDS] += 1
     recipient = winner
-    if ronin_by >= 0 and ronin_by != winner:
-        recipient = ronin_by
-    c = st.field[winner]
-    put(st.hall, st.hall_n, recipient, c)
-    emit(st.log, st.log_n, st.turn[0], recipient, Ev.TAKES, c, winner,
+    if st.ronin_by[0] >= 0 and st.ronin_by[0] != winner:
+        recipient = st.ronin_by[0]
+    put(st.hall, st.hall_n, recipient, st.field[winner])
+    emit(st.log, st.log_n, st.turn[0], recipient, Ev.TAKES, st.field[winner], winner,
          np.int64(recipient != winner), ZERO)
-    for p in range(st.players[0]):
+    for p in range(P):
         if st.part[p] and p != winner:
             if st.medic[p]:
                 put(st.hand, st.hand_n, p, st.field[p])
                 emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.SAVED, st.field[p], ZERO,
                      ZERO, ZERO)
             else:
-                discard(st, np.int64(p), st.field[p])
-    return recipient
-
-
-@njit(**STEP)
-def count_declarer(st, phase, rnd, winner):
-    """Declarer statistics of a contested round (when the declarer fought it)."""
-    d = st.declarer[0]
-    if st.part[d]:
-        ri = min(rnd, N_DECL - 1)
-        won = winner == d
-        st.aggs.decl[phase, ri, st.npart[0], 0] += 1
-        st.aggs.decl_ab[phase, st.ability[0], 0] += 1
-        st.aggs.decl[phase, ri, st.npart[0], 1] += won
-        st.aggs.decl_ab[phase, st.ability[0], 1] += won
-
-
-@njit(**STEP)
-def resolve_round(st):
-    """Resolve a contested Clan Conflict round and count its statistics; the winner (not
-    a Ronin thief) declares next."""
-    winner = battle_winner(st, Misc.TIEBREAK_ROUNDS)
-    recipient = settle(st, winner, st.ronin_by[0])
-    cards = st.aggs.cards
-    battle = st.aggs.battle
-    if recipient != winner:
-        battle[Battle.RONIN, BattleStat.EFFECT] += 1
-    count_declarer(st, StatPhase.CLAN_CONFLICT, st.rnd[0], winner)
-    for p in range(st.players[0]):
-        if not st.part[p]:
-            continue
-        c = st.field[p]
-        cards[c, CardStat.FIELDED] += 1
-        cards[c, CardStat.FIELDED_K2 + st.npart[0] - 2] += 1
-        if p == winner:
-            cards[c, CardStat.FIELD_WON] += 1
-        elif st.medic[p]:
-            battle[Battle.MEDICINE, BattleStat.EFFECT] += 1
-        if st.rnd[0] > 0:
-            got = recipient == p
-            for b in range(N_BATTLE):
-                if st.played_r[p, b]:
-                    battle[b, BattleStat.PLAYED_ROUNDS] += 1
-                    battle[b, BattleStat.PLAYED_ROUNDS_WON] += got
-                elif st.held[p, b]:
-                    battle[b, BattleStat.HELD_ROUNDS] += 1
-                    battle[b, BattleStat.HELD_ROUNDS_WON] += got
+                discard(st.disc, st.disc_n, st.field[p])
+                emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.DISCARD, st.field[p],
+                     ZERO, ZERO, ZERO)
+    if contested:  # the round's statistics: declarer, cards, battle cards
+        cards = st.aggs.cards
+        battle = st.aggs.battle
+        if recipient != winner:
+            battle[Battle.RONIN, BattleStat.EFFECT] += 1
+        d = st.declarer[0]
+        if st.part[d]:
+            count_declarer(st.aggs, StatPhase.CLAN_CONFLICT, st.rnd[0], st.npart[0],
+                           st.ability[0], np.int64(winner == d))
+        for p in range(P):
+            if not st.part[p]:
+                continue
+            c = st.field[p]
+            cards[c, CardStat.FIELDED] += 1
+            cards[c, CardStat.FIELDED_K2 + st.npart[0] - 2] += 1
+            if p == winner:
+                cards[c, CardStat.FIELD_WON] += 1
+            elif st.medic[p]:
+                battle[Battle.MEDICINE, BattleStat.EFFECT] += 1
+            if st.rnd[0] > 0:
+                got = recipient == p
+                for b in range(N_BATTLE):
+                    if st.played_r[p, b]:
+                        battle[b, BattleStat.PLAYED_ROUNDS] += 1
+                        battle[b, BattleStat.PLAYED_ROUNDS_WON] += got
+                    elif st.held[p, b]:
+                        battle[b, BattleStat.HELD_ROUNDS] += 1
+                        battle[b, BattleStat.HELD_ROUNDS_WON] += got
     st.declarer[0] = winner
-    st.auto[0] = GO_NEXT
-
-
-@njit(**STEP)
-def end_round(st):
-    """Every hand is refilled; the next round begins."""
-    for p in range(st.players[0]):
+    for p in range(P):
         st.aggs.misc[Misc.BATTLE_RESHUFFLES] += refill(st, p)
     st.rnd[0] += 1
     st.auto[0] = GO_ROUND
@@ -760,7 +753,9 @@ def end_clan_conflict(st):
                     continue
                 st.deck_n[p] -= 1
                 st.deck[p, i] = st.deck[p, st.deck_n[p]]
-            discard(st, np.int64(p), np.int64(code))
+            discard(st.disc, st.disc_n, code)
+            emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.DISCARD, np.int64(code), ZERO,
+                 ZERO, ZERO)
             st.aggs.battle[b, BattleStat.UNUSED_AT_END] += 1
     for c in range(st.infb.shape[0]):
         st.infb[c] = False
@@ -821,7 +816,10 @@ def resolve_final_round(st):
             emit(st.log, st.log_n, st.turn[0], np.int64(q), Ev.ROLL, st.t1[q], st.t2[q], kk,
                  ZERO)
     winner = battle_winner(st, Misc.FB_TIEBREAK_ROUNDS)
-    count_declarer(st, StatPhase.FINAL_BATTLE, st.frnd[0], winner)
+    d = st.declarer[0]
+    if st.part[d]:
+        count_declarer(st.aggs, StatPhase.FINAL_BATTLE, st.frnd[0], st.npart[0],
+                       st.ability[0], np.int64(winner == d))
     for p in range(P):
         if not st.part[p]:
             continue
@@ -833,7 +831,8 @@ def resolve_final_round(st):
             st.last_card[p] = c
             emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.BACK, c, ZERO, ZERO, ZERO)
         else:
-            discard(st, np.int64(p), c)
+            discard(st.disc, st.disc_n, c)
+            emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.DISCARD, c, ZERO, ZERO, ZERO)
             st.last_card[p] = -1
     n_active = 0
     for p in range(P):
@@ -941,8 +940,6 @@ def advance(st):
             reveal_and_roll(st)
         elif go == GO_RESOLVE:
             resolve_round(st)
-        elif go == GO_NEXT:
-            end_round(st)
         elif go == GO_ROUND:
             begin_round(st)
         elif go == GO_FB_RESOLVE:
