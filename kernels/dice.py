@@ -121,6 +121,46 @@ def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part
             wins[lowest_bit(mask)] += 1
 
 
+@njit(**NO_ALLOC)
+def _odds_pair(states, lanes, seed, first, count, c0, c1, faces, uma, wins, tiebreaks,
+               rolls):
+    """_odds_loop for two pools, the dice kept in registers (the same draws, the same
+    comparison as top_group)."""
+    state = states[0]
+    single = c0 == 1 or c1 == 1  # a tie on the highest die goes to the tiebreaker at once
+    a1 = uma
+    a2 = uma
+    b1 = uma
+    b2 = uma
+    w0 = 0
+    w1 = 0
+    ties = 0
+    for g in range(count):
+        seed_stream(state, seed, first + g)
+        if c0 != UMA:
+            a1, a2 = roll_top2(state, c0, faces)
+        if c1 != UMA:
+            b1, b2 = roll_top2(state, c1, faces)
+        if a1 != b1:
+            if a1 > b1:
+                w0 += 1
+            else:
+                w1 += 1
+        elif single or a2 == b2:
+            ties += 1
+            if tiebreak_lanes(states, lanes, np.int64(3), np.int64(2), faces, rolls) == 0:
+                w0 += 1
+            else:
+                w1 += 1
+        elif a2 > b2:
+            w0 += 1
+        else:
+            w1 += 1
+    wins[0] += w0
+    wins[1] += w1
+    tiebreaks[0] += ties
+
+
 @njit(**JIT)
 def odds_chunk(seed, first, count, codes, faces, uma, wins, tiebreaks):
     """Monte Carlo battles of the given pools; adds wins per pool and tiebreaker count."""
@@ -132,6 +172,10 @@ def odds_chunk(seed, first, count, codes, faces, uma, wins, tiebreaks):
     nd = np.zeros(n, np.int64)
     rolls = np.zeros(n, np.int64)
     part = np.ones(n, np.bool_)
+    if n == 2:
+        _odds_pair(states, lanes, seed, first, count, codes[0], codes[1], faces, uma, wins,
+                   tiebreaks, rolls)
+        return
     for p in range(n):
         t1[p], t2[p], nd[p] = roll_code(states[0], codes[p], faces, uma)
     _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, rolls, wins,
