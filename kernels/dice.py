@@ -11,13 +11,16 @@ from numba import njit
 from kernels.config import JIT, NO_ALLOC
 from kernels.rng import die, new_states, roll_top2, seed_stream
 
+# Helpers only compiled code calls: no Python entry point to compile.
+INNER = {**JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
 MAX_DICE = 4
 UMA = 5
 NCODES = 6
 MAX_PLAYERS = 4
 
 
-@njit(**JIT)
+@njit(**INNER)
 def top_group_with(t1, t2, nd, part, n, q, a, b):
     """Bitmask of the players still in contention after comparing the first and second die,
     player q's dice read as (a, b) instead of (t1[q], t2[q]) (q = -1: none replaced).
@@ -49,7 +52,7 @@ def top_group(t1, t2, nd, part, n):
     return top_group_with(t1, t2, nd, part, n, np.int64(-1), np.int64(0), np.int64(0))
 
 
-@njit(**JIT)
+@njit(**INNER)
 def popcount(mask):
     """Number of set bits."""
     c = 0
@@ -59,7 +62,7 @@ def popcount(mask):
     return c
 
 
-@njit(**JIT)
+@njit(**INNER)
 def lowest_bit(mask):
     """Index of the lowest set bit (mask > 0)."""
     i = 0
@@ -68,7 +71,7 @@ def lowest_bit(mask):
     return i
 
 
-@njit(**JIT)
+@njit(**INNER)
 def tiebreak_round(states, lanes, mask, n, faces, rolls):
     """One tiebreaker roll: each tied player p rolls one die (rolls[p]) from its stream
     states[lanes[p]]; returns the players tied on the highest roll."""
@@ -86,7 +89,7 @@ def tiebreak_round(states, lanes, mask, n, faces, rolls):
     return new
 
 
-@njit(**JIT)
+@njit(**INNER)
 def tiebreak_lanes(states, lanes, mask, n, faces, rolls):
     """Tiebreaker rolls among the tied players until one is highest; returns the winner."""
     while mask & (mask - 1):
@@ -94,7 +97,7 @@ def tiebreak_lanes(states, lanes, mask, n, faces, rolls):
     return lowest_bit(mask)
 
 
-@njit(**JIT)
+@njit(**INNER)
 def roll_code(state, code, faces, uma):
     """Roll a pool code; return (top1, top2, ndice)."""
     if code == UMA:
@@ -103,7 +106,7 @@ def roll_code(state, code, faces, uma):
     return a, b, code
 
 
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, rolls, wins,
                tiebreaks):
     n = codes.shape[0]
@@ -121,7 +124,7 @@ def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part
             wins[lowest_bit(mask)] += 1
 
 
-@njit(**NO_ALLOC)
+@njit(**NO_ALLOC, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _odds_pair(states, lanes, seed, first, count, c0, c1, faces, uma, wins, tiebreaks,
                rolls):
     """_odds_loop for two pools, the dice kept in registers (the same draws, the same

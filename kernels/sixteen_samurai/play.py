@@ -10,7 +10,7 @@ from kernels.config import NO_ALLOC
 from kernels.sixteen_samurai.players import choose
 from kernels.sixteen_samurai.rules import (
     MAX_P,
-    STEP,
+    ONCE,
     apply,
     is_over,
     legal_actions,
@@ -42,7 +42,7 @@ ROW_COLUMNS = tuple(m.name.lower() for m in Row)
 N_ROW = len(Row)
 
 
-@njit(**STEP)
+@njit(**ONCE)
 def game_row(st, row):
     """Fill a finished game's --save-games row."""
     row[Row.WINNER] = st.champion[0]
