@@ -248,3 +248,21 @@ def test_clan_conflict_round_with_kalia_and_fobus():
         winner = h.current_player()
         assert takes.player == winner + 1 and "stolen" not in takes.detail
     assert h.phase() == "declare" and h.current_player() == winner  # the winner declares
+
+
+def test_observation_shows_the_public_table_and_the_own_hand_only():
+    h = GAME.new_game(seed=5, players=3, seats=("greedy",) * 3)
+    obs = h.observation(0)
+    assert obs["phase"] == "draft" and len(obs["pool"]) == 48 and obs["hand"] == []
+    while h.phase() != "field" or h.current_player() != 1:
+        h.step()
+    mine, theirs = h.observation(0), h.observation(1)
+    assert mine["table"][1]["samurai"] != "face down"  # seat 1 sees its own samurai
+    assert theirs["table"][1] == {"samurai": "face down"}  # seat 2 does not
+    assert theirs["hand"] and all("hand" not in r for r in theirs["rivals"].values())
+    assert {r["hand_size"] for r in theirs["rivals"].values()} <= set(range(0, 8))
+    while h.phase() not in ("offer", "over"):
+        h.step()
+    assert h.phase() == "offer"
+    seen = h.observation(2)["table"]
+    assert all("dice" in t for t in seen.values())  # turned up and rolled: public
