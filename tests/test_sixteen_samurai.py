@@ -399,3 +399,27 @@ def test_share_after_reroll_reference_matches_exact_odds():
     from simcli.dice_odds import win_chances
 
     assert total == pytest.approx(win_chances([2, 3], 8, 7)[0], abs=1e-12)
+
+
+@pytest.mark.parametrize(("blue", "green", "outcome"), [
+    ((8, 3, 2), (7, 7, 4), "blue"),  # 8, 3 against 7, 7, 6, 4: highest die
+    ((8, 8, 4), (8, 7, 3), "blue"),  # 8, 8, 5, 3 against 8, 7, 7: second die
+    ((7, 7, 3), (7, 7, 3), "tie"),  # 7, 7, 6 against 7, 7, 1: tiebreaker
+    ((5, 5, 4), (5, 0, 1), "tie"),  # 5, 5, 2, 1 against 5: one die, tiebreaker at once
+])
+def test_rulebook_sample_rolls_resolve_through_the_rules(blue, green, outcome):
+    """The rulebook's sample rolls (Blue = seat 1, Green = seat 2) as a round's dice:
+    Blue passes its only offer and the rules resolve the round."""
+    h = new_game(2)
+    finish_draft(h)
+    fielded = offer_position(h, [blue, green], [[battle(KR.BUSHIDO), code("Oku the Plain")],
+                                                [code("Whit the Fool")]])
+    h.apply(KR.PASS)
+    log = h.log()
+    tiebreaks = [e for e in log if e.kind == "tiebreak"]
+    takes = [e for e in log if e.kind == "takes"][-1]
+    if outcome == "blue":
+        assert not tiebreaks and takes.player == 1 and NAMES[fielded[0]] in takes.detail
+    else:
+        assert len(tiebreaks) >= 2 and {e.player for e in tiebreaks} == {1, 2}
+        assert h.current_player() == takes.player - 1  # the tiebreak winner declares next
