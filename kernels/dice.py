@@ -11,35 +11,48 @@ from numba import njit
 from kernels.config import JIT, NO_ALLOC
 from kernels.rng import die, new_states, roll_top2, seed_stream
 
+# Helpers only compiled code calls: no Python entry point to compile.
+INNER = {**JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
 MAX_DICE = 4
 UMA = 5
 NCODES = 6
 MAX_PLAYERS = 4
 
 
-@njit(**JIT)
-def top_group(t1, t2, nd, part, n):
-    """Bitmask of the players still in contention after comparing the first and second die.
+@njit(**INNER)
+def top_group_with(t1, t2, nd, part, n, q, a, b):
+    """Bitmask of the players still in contention after comparing the first and second die,
+    player q's dice read as (a, b) instead of (t1[q], t2[q]) (q = -1: none replaced).
 
     One bit set: that player wins outright. Several: they go to the tiebreaker roll.
     A tie on the highest die involving a one-die roll goes to the tiebreaker at once.
     """
     kmax = 0
     for p in range(n):
-        kmax = max(kmax, (t1[p] * 256 + t2[p]) * part[p])
+        x = a * 256 + b if p == q else t1[p] * 256 + t2[p]
+        kmax = max(kmax, x * part[p])
     best = kmax >> 8
     first = 0
     second = 0
     single = 0
     for p in range(n):
-        hit = (t1[p] == best) & part[p]
+        x = a * 256 + b if p == q else t1[p] * 256 + t2[p]
+        hit = ((x >> 8) == best) & part[p]
         first |= hit << p
         single |= hit & (nd[p] == 1)
-        second |= (((t1[p] * 256 + t2[p]) == kmax) & part[p]) << p
+        second |= ((x == kmax) & part[p]) << p
     return first if single else second
 
 
 @njit(**JIT)
+def top_group(t1, t2, nd, part, n):
+    """Bitmask of the players still in contention after comparing the first and second die
+    (see top_group_with)."""
+    return top_group_with(t1, t2, nd, part, n, np.int64(-1), np.int64(0), np.int64(0))
+
+
+@njit(**INNER)
 def popcount(mask):
     """Number of set bits."""
     c = 0
@@ -49,7 +62,7 @@ def popcount(mask):
     return c
 
 
-@njit(**JIT)
+@njit(**INNER)
 def lowest_bit(mask):
     """Index of the lowest set bit (mask > 0)."""
     i = 0
@@ -58,37 +71,33 @@ def lowest_bit(mask):
     return i
 
 
-@njit(**JIT)
-def tiebreak_lanes(states, lanes, mask, n, faces):
-    """Tied players roll one die each (player p from its stream states[lanes[p]]), highest
-    wins, repeated among those still tied."""
-    while popcount(mask) > 1:
-        hi = 0
-        new = 0
-        for p in range(n):
-            if (mask >> p) & 1:
-                r = die(states[lanes[p]], faces)
-                if r > hi:
-                    hi = r
-                    new = 1 << p
-                elif r == hi:
-                    new |= 1 << p
-        mask = new
+@njit(**INNER)
+def tiebreak_round(states, lanes, mask, n, faces, rolls):
+    """One tiebreaker roll: each tied player p rolls one die (rolls[p]) from its stream
+    states[lanes[p]]; returns the players tied on the highest roll."""
+    hi = 0
+    new = 0
+    for p in range(n):
+        if (mask >> p) & 1:
+            r = die(states[lanes[p]], faces)
+            rolls[p] = r
+            if r > hi:
+                hi = r
+                new = 1 << p
+            elif r == hi:
+                new |= 1 << p
+    return new
+
+
+@njit(**INNER)
+def tiebreak_lanes(states, lanes, mask, n, faces, rolls):
+    """Tiebreaker rolls among the tied players until one is highest; returns the winner."""
+    while mask & (mask - 1):
+        mask = tiebreak_round(states, lanes, mask, n, faces, rolls)
     return lowest_bit(mask)
 
 
-@njit(**JIT)
-def resolve(states, lanes, t1, t2, nd, part, n, faces, counters, slot):
-    """Winner of a battle from the rolled tops (tiebreak dice from each player's stream);
-    a tiebreaker roll adds 1 to counters[slot]."""
-    mask = top_group(t1, t2, nd, part, n)
-    if mask & (mask - 1):
-        counters[slot] += 1
-        return tiebreak_lanes(states, lanes, mask, n, faces)
-    return lowest_bit(mask)
-
-
-@njit(**JIT)
+@njit(**INNER)
 def roll_code(state, code, faces, uma):
     """Roll a pool code; return (top1, top2, ndice)."""
     if code == UMA:
@@ -97,8 +106,8 @@ def roll_code(state, code, faces, uma):
     return a, b, code
 
 
-@njit(**NO_ALLOC)
-def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, wins,
+@njit(**NO_ALLOC, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, rolls, wins,
                tiebreaks):
     n = codes.shape[0]
     state = states[0]
@@ -110,9 +119,49 @@ def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part
         mask = top_group(t1, t2, nd, part, n)
         if mask & (mask - 1):
             tiebreaks[0] += 1
-            wins[tiebreak_lanes(states, lanes, mask, n, faces)] += 1
+            wins[tiebreak_lanes(states, lanes, mask, n, faces, rolls)] += 1
         else:
             wins[lowest_bit(mask)] += 1
+
+
+@njit(**NO_ALLOC, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _odds_pair(states, lanes, seed, first, count, c0, c1, faces, uma, wins, tiebreaks,
+               rolls):
+    """_odds_loop for two pools, the dice kept in registers (the same draws, the same
+    comparison as top_group)."""
+    state = states[0]
+    single = c0 == 1 or c1 == 1  # a tie on the highest die goes to the tiebreaker at once
+    a1 = uma
+    a2 = uma
+    b1 = uma
+    b2 = uma
+    w0 = 0
+    w1 = 0
+    ties = 0
+    for g in range(count):
+        seed_stream(state, seed, first + g)
+        if c0 != UMA:
+            a1, a2 = roll_top2(state, c0, faces)
+        if c1 != UMA:
+            b1, b2 = roll_top2(state, c1, faces)
+        if a1 != b1:
+            if a1 > b1:
+                w0 += 1
+            else:
+                w1 += 1
+        elif single or a2 == b2:
+            ties += 1
+            if tiebreak_lanes(states, lanes, np.int64(3), np.int64(2), faces, rolls) == 0:
+                w0 += 1
+            else:
+                w1 += 1
+        elif a2 > b2:
+            w0 += 1
+        else:
+            w1 += 1
+    wins[0] += w0
+    wins[1] += w1
+    tiebreaks[0] += ties
 
 
 @njit(**JIT)
@@ -124,8 +173,13 @@ def odds_chunk(seed, first, count, codes, faces, uma, wins, tiebreaks):
     t1 = np.zeros(n, np.int64)
     t2 = np.zeros(n, np.int64)
     nd = np.zeros(n, np.int64)
+    rolls = np.zeros(n, np.int64)
     part = np.ones(n, np.bool_)
+    if n == 2:
+        _odds_pair(states, lanes, seed, first, count, codes[0], codes[1], faces, uma, wins,
+                   tiebreaks, rolls)
+        return
     for p in range(n):
         t1[p], t2[p], nd[p] = roll_code(states[0], codes[p], faces, uma)
-    _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, wins,
+    _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, rolls, wins,
                tiebreaks)

@@ -151,3 +151,36 @@ def test_below_covers_range_without_bias():
     from scipy.stats import chisquare
 
     assert len(counts) == 7 and chisquare(counts).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("pools", [(3, 2), (1, 4), (UMA, 1), (2, UMA), (UMA, UMA), (1, 1)])
+def test_two_pool_battles_follow_the_streams_like_a_plain_loop(pools):
+    """odds_chunk's two-pool loop gives, battle by battle, what a plain loop over the same
+    stream gives: seed the battle's stream, roll each pool's two highest dice, compare
+    (tests.naive), tied players roll one die each in seat order until one is highest."""
+    from kernels.rng import roll_top2
+
+    count, first = 3000, 500
+    wins = np.zeros(2, np.int64)
+    ties = np.zeros(1, np.int64)
+    odds_chunk(np.uint64(17), first, count, np.array(pools, np.int64), 8, 7, wins, ties)
+    want = [0, 0]
+    want_ties = 0
+    s = new_state(8)
+    for g in range(count):
+        seed_stream(s, 17, first + g)
+        tops = []
+        for c in pools:
+            if c == UMA:
+                tops.append([7, 7])
+            else:
+                a, b = roll_top2(s, c, 8)
+                tops.append([a, b] if c > 1 else [a])
+        c = contenders(tops)
+        if len(c) > 1:
+            want_ties += 1
+            while len(c) > 1:
+                r = [die(s, 8) for _ in c]
+                c = [c[i] for i in range(len(c)) if r[i] == max(r)]
+        want[c[0]] += 1
+    assert list(wins) == want and ties[0] == want_ties

@@ -1,15 +1,20 @@
-"""Sixteen Samurai kernel: invariants on whole games and hand-built rule situations."""
+"""Sixteen Samurai kernel: invariants on whole games (fast path) and the rules' hand-built
+situations (draft order, Ronin, Medicine, the reshuffle of a hand of battle cards, the
+Final Battle's fielding rule, greedy's choices), scripted through the Python handle."""
 
 import numpy as np
 import pytest
 
-from kernels import sixteen_samurai as K
-from kernels.rng import new_state, new_states, seed_lanes, seed_stream
-from simcli.games.sixteen_samurai import SixteenSamurai, strength_order
+from kernels.sixteen_samurai import rules as KR
+from kernels.sixteen_samurai.play import N_ROW, Row, play_chunk
+from kernels.sixteen_samurai.stats import BattleStat, CardStat, Misc
+from simcli.games.sixteen_samurai import SixteenSamurai, no_forbid, strength_order
+from tests.naive import greedy_bushido_target, share_after_reroll
 
 GAME = SixteenSamurai()
 CONTENT = GAME.load_content(GAME.content_path(None))
 ROSTER = CONTENT.data
+NAMES = ROSTER.names
 
 
 def prepared(players, seats, **rules):
@@ -18,13 +23,12 @@ def prepared(players, seats, **rules):
 
 
 def play(prep, seed, index, aggs=None, rotation=0):
+    """One whole game in the fast path; returns the finished state, its row and aggs."""
     aggs = aggs if aggs is not None else GAME.new_aggregates(prep)
-    res = K.play_single(np.uint64(seed), index, prep.players, prep.policies, prep.ratings,
-                        prep.totals, prep.rank_order, prep.pi, prep.pf, prep.table, prep.td,
-                        aggs["wins"], aggs["lengths"], aggs["decl"], aggs["decl_ab"],
-                        aggs["cards"], aggs["clan"], aggs["battle"], aggs["misc"],
-                        aggs["fbp"], rotation)
-    return res, aggs
+    st = GAME.state(prep, aggs, rotation=rotation)
+    rows = np.zeros((1, N_ROW), np.int64)
+    play_chunk(st, np.uint64(seed), index, 1, no_forbid(), rows)
+    return st, rows[0], aggs
 
 
 SETUPS = [
@@ -43,40 +47,41 @@ def test_every_card_ends_in_exactly_one_place(players, seats, rules):
     aggs = GAME.new_aggregates(prep)
     games = 150
     for idx in range(games):
-        (champion, owner, deck_n, hand, hand_n, hall_n, disc, disc_n, row), _ = play(
-            prep, 11, idx, aggs)
-        drafted = sorted(np.nonzero(owner >= 0)[0].tolist())
+        st, row, _ = play(prep, 11, idx, aggs)
+        champion = int(st.champion[0])
+        drafted = sorted(np.nonzero(st.owner >= 0)[0].tolist())
         assert len(drafted) == ROSTER.clan_size * players
-        assert 0 <= champion < players and row[K.R_WINNER] == champion
-        assert (deck_n[:players] == 0).all() and (hall_n[:players] == 0).all()
+        assert 0 <= champion < players and row[Row.WINNER] == champion
+        assert row[Row.ROUNDS] == row[Row.CC_ROUNDS] + row[Row.FB_ROUNDS]
+        assert (st.deck_n[:players] == 0).all() and (st.hall_n[:players] == 0).all()
         for p in range(players):
-            assert (hand_n[p] > 0) == (p == champion)  # exactly one clan is left standing
-        pile = list(disc[: disc_n[0]])
+            assert (st.hand_n[p] > 0) == (p == champion)  # exactly one clan is left standing
+        pile = list(st.disc[: st.disc_n[0]])
         for p in range(players):
-            pile += list(hand[p, : hand_n[p]])
+            pile += list(st.hand[p, : st.hand_n[p]])
         samurai = sorted(c for c in pile if c >= 0)
         assert samurai == drafted  # each drafted samurai exactly once
         battle = [c for c in pile if c < 0]
         assert sorted(battle) == sorted(list(range(-5, 0)) * players)
     assert aggs["wins"].sum() == games
-    assert aggs["misc"][K.M_CAPPED] == 0  # every game ended by the rules
-    assert aggs["cards"][:, K.C_DRAFTED].sum() == games * ROSTER.clan_size * players
+    assert aggs["misc"][Misc.CAPPED_GAMES] == 0  # every game ended by the rules
+    assert aggs["cards"][:, CardStat.DRAFTED].sum() == games * ROSTER.clan_size * players
     assert aggs["lengths"][0].sum() == games
     # every contested round fields one samurai per participant
-    fielded = aggs["cards"][:, K.C_FIELDED].sum()
-    by_k = aggs["cards"][:, K.C_FIELDED_K2:K.C_FIELDED_K2 + 3].sum(axis=0)
+    fielded = aggs["cards"][:, CardStat.FIELDED].sum()
+    by_k = aggs["cards"][:, CardStat.FIELDED_K2:CardStat.FIELDED_K4 + 1].sum(axis=0)
     assert fielded == by_k.sum()
-    assert aggs["misc"][K.M_CONTESTED] == sum(by_k[i] // (i + 2) for i in range(3))
+    assert aggs["misc"][Misc.CONTESTED_ROUNDS] == sum(by_k[i] // (i + 2) for i in range(3))
 
 
 def test_rotations_share_the_deal_and_move_each_players_luck():
     prep = prepared(3, ("random", "random", "random"))
     for idx in range(20):
         games = [play(prep, 8, idx, rotation=r)[0] for r in range(4)]
-        pools = [set(np.nonzero(g[1] >= 0)[0]) for g in games]
+        pools = [set(np.nonzero(g.owner >= 0)[0]) for g in games]
         assert pools[0] == pools[1] == pools[2]  # the common deal is the same
-        assert np.array_equal(games[3][1], games[0][1])  # rotation 3 = rotation 0 (3 seats)
-        assert games[3][0] == games[0][0]
+        assert np.array_equal(games[3].owner, games[0].owner)  # rotation 3 = rotation 0
+        assert games[3].champion[0] == games[0].champion[0]
 
 
 def test_lone_clan_end_has_no_uncontested_rounds():
@@ -84,11 +89,10 @@ def test_lone_clan_end_has_no_uncontested_rounds():
     play_on = prepared(2, ("random", "random"))
     a_end = GAME.new_aggregates(end)
     a_play = GAME.new_aggregates(play_on)
-    for idx in range(300):
-        play(end, 3, idx, a_end)
-        play(play_on, 3, idx, a_play)
-    assert a_end["misc"][K.M_UNCONTESTED] == 0
-    assert a_play["misc"][K.M_UNCONTESTED] > 0
+    GAME.run_chunk(end, 3, 0, 300, a_end, None)
+    GAME.run_chunk(play_on, 3, 0, 300, a_play, None)
+    assert a_end["misc"][Misc.UNCONTESTED_ROUNDS] == 0
+    assert a_play["misc"][Misc.UNCONTESTED_ROUNDS] > 0
 
 
 def test_greedy_beats_random():
@@ -98,171 +102,324 @@ def test_greedy_beats_random():
     assert aggs["wins"][0] / 2000 > 0.8
 
 
-# --- hand-built situations ---------------------------------------------------------------
+def test_named_stats_keep_the_report_keys():
+    prep = prepared(4, ("greedy",) * 4)
+    aggs = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 5, 0, 50, aggs, None)
+    from simcli.games.sixteen_samurai import named_stats
 
-def buffers(P=4):
-    return K.new_buffers(P, len(ROSTER.names), ROSTER.clan_size, ROSTER.hand_size)
+    s = named_stats(aggs, ROSTER, 4)
+    assert set(s["cards"]) >= {"drafted", "pick_sum", "pick_sq", "fielded", "fielded_k2",
+                               "fielded_k3", "fielded_k4", "field_won", "in_final",
+                               "survived", "owner_won", "fb_fielded", "fb_won"}
+    assert list(s["cards"]["fielded_k3"]) == list(aggs["cards"][:, 5])
+    assert set(s["battle"]) >= {"played_rounds", "held_rounds_won", "unused_at_end", "effect"}
+    assert s["misc"]["capped_games"] == int(aggs["misc"][5])
+    assert list(s["len_fb"]) == list(aggs["lengths"][1])
+    assert s["decl_fb"].shape == aggs["decl"][1].shape
+
+
+# --- hand-built situations, through the handle ---------------------------------------------
+def new_game(players=2, seats=None, seed=1, **rules):
+    seats = seats or ("greedy",) * players
+    return GAME.new_game(seed=seed, players=players, seats=seats,
+                         rules={k.replace("_", "-"): v for k, v in rules.items()})
+
+
+def finish_draft(h):
+    while h.phase() == "draft":
+        h.step()
+
+
+def code(name):
+    return NAMES.index(name)
+
+
+def battle(b):
+    return -1 - int(b)
+
+
+def set_pile(arr, arr_n, p, cards):
+    arr[p, : len(cards)] = cards
+    arr_n[p] = len(cards)
 
 
 def test_draft_rotation_gives_strongest_card_to_first_greedy_picker():
     P = 4
-    (perm, inpool, avail, owner, pickno, deck, deck_n, *_rest) = buffers(P)
-    states = new_states(8, K.MAX_P + 1)
-    seed_lanes(states, 1, 0)
-    pi = prepared(P, ("greedy",) * P).pi
+    h = new_game(P)
     order = strength_order(ROSTER.ratings)
-    last = K.draft(states, np.arange(K.MAX_P), P, np.full(P, K.GREEDY), order, pi, perm,
-                   inpool, avail, owner, pickno, deck, deck_n)
-    assert last == P - 1  # plain rotation: seat 4 picks last
-    pool = [c for c in order if owner[c] >= 0]
+    finish_draft(h)
+    st = h.st
+    pool = [int(c) for c in order if st.owner[c] >= 0]
     for pick, c in enumerate(pool):  # greedy picks in strength order, seats in rotation
-        assert pickno[c] == pick and owner[c] == pick % P
-    assert (deck_n == ROSTER.clan_size).all()
+        assert st.pickno[c] == pick and st.owner[c] == pick % P
+    assert h.current_player() == P - 1  # plain rotation: seat 4 picks last, declares first
+    assert h.phase() == "declare"
 
 
 def test_draft_snake_reverses_every_round():
-    P = 3
-    (perm, inpool, avail, owner, pickno, deck, deck_n, *_rest) = buffers(P)
-    states = new_states(8, K.MAX_P + 1)
-    seed_lanes(states, 1, 0)
-    pi = prepared(P, ("greedy",) * P, draft="snake").pi
-    last = K.draft(states, np.arange(K.MAX_P), P, np.full(P, K.GREEDY),
-                   strength_order(ROSTER.ratings), pi, perm, inpool, avail, owner, pickno,
-                   deck, deck_n)
-    by_pick = {int(pickno[c]): int(owner[c]) for c in range(len(owner)) if owner[c] >= 0}
+    h = new_game(3, draft="snake")
+    finish_draft(h)
+    st = h.st
+    by_pick = {int(st.pickno[c]): int(st.owner[c]) for c in range(len(NAMES))
+               if st.owner[c] >= 0}
     assert [by_pick[i] for i in range(6)] == [0, 1, 2, 2, 1, 0]
-    assert last == 0  # 16 rounds: the last one runs backwards
+    assert h.current_player() == 0  # 16 rounds: the last one runs backwards
 
 
-def test_ronin_steals_the_winning_samurai():
-    P = 3
-    *_a, hand, hand_n, hall, hall_n, disc, disc_n, _i, _si, _sb, _sf, _sh = buffers(P)
-    field = np.array([10, 11, 12, -1])
-    part = np.array([True, True, True, False])
-    medic = np.array([True, False, False, False])
-    recipient = K.settle_round(P, 1, 2, field, part, medic, hand, hand_n, hall, hall_n, disc,
-                               disc_n)
-    assert recipient == 2
-    assert list(hall[2, : hall_n[2]]) == [11] and hall_n[1] == 0  # stolen from the winner
-    assert list(hand[0, : hand_n[0]]) == [10]  # Medicine saves the defeated samurai
-    assert list(disc[: disc_n[0]]) == [12]
+def offer_position(h, dice, hands, declarer=0, rnd=3):
+    """A Clan Conflict round after the roll: every seat fought with samurai field[p]
+    showing dice[p] = (highest, second, dice rolled); the declarer is offered first."""
+    st = h.st
+    P = len(dice)
+    st.rnd[0] = rnd
+    st.declarer[0] = declarer
+    st.ability[0] = 0
+    st.npart[0] = P
+    st.ronin_by[0] = -1
+    st.offer[0] = 0
+    st.again[0] = False
+    fielded = [code("Bull Irongut"), code("Eve Dewpike"), code("Vera Terrasky"),
+               code("Tsuki Lunablade")]
+    for p in range(P):
+        st.part[p] = True
+        st.field[p] = fielded[p]
+        st.before[p] = -1
+        st.t1[p], st.t2[p], st.nd[p] = dice[p]
+        st.is_uma[p] = False
+        st.medic[p] = False
+        set_pile(st.hand, st.hand_n, p, hands[p])
+        st.deck_n[p] = 0
+        st.hall_n[p] = 0
+        for b in range(KR.N_BATTLE):
+            st.held[p, b] = battle(b) in hands[p]
+            st.played_r[p, b] = False
+    st.phase[0] = KR.OFFER
+    st.auto[0] = KR.GO_NONE
+    st.disc_n[0] = 0
+    st.actor[0] = declarer
+    return fielded
 
 
-def test_ronin_played_by_the_winner_changes_nothing_and_medicine_of_winner_is_wasted():
-    P = 2
-    *_a, hand, hand_n, hall, hall_n, disc, disc_n, _i, _si, _sb, _sf, _sh = buffers(P)
-    field = np.array([3, 4, -1, -1])
-    part = np.array([True, True, False, False])
-    medic = np.array([True, False, False, False])
-    assert K.settle_round(P, 0, 0, field, part, medic, hand, hand_n, hall, hall_n, disc,
-                          disc_n) == 0
-    assert list(hall[0, : hall_n[0]]) == [3] and hand_n[0] == 0
-    assert list(disc[: disc_n[0]]) == [4]
+def test_ronin_steals_the_winning_samurai_and_medicine_saves_the_defeated():
+    h = new_game(3)
+    finish_draft(h)
+    ronin, medicine = battle(KR.RONIN), battle(KR.MEDICINE)
+    fielded = offer_position(h, [(2, 1, 2), (8, 1, 2), (3, 1, 2)],
+                             [[medicine], [], [ronin]])
+    # seat 2 leads with an 8; seat 1 (declarer, Medicine) then seat 3 (Ronin) are offered
+    assert h.current_player() == 0 and h.legal_actions() == [KR.PASS, KR.PLAY_MEDICINE]
+    h.apply(KR.PLAY_MEDICINE)
+    assert h.current_player() == 2 and h.legal_actions() == [KR.PASS, KR.PLAY_RONIN]
+    h.apply(KR.PLAY_RONIN)
+    # a second pass finds nobody holding an after-rolling card: the round is resolved
+    st = h.st
+    assert h.phase() == "declare"
+    assert list(st.hall[2, : st.hall_n[2]]) == [fielded[1]]  # stolen from the winner
+    assert st.hall_n[1] == 0
+    assert fielded[0] in st.hand[0, : st.hand_n[0]]  # Medicine saved seat 1's samurai
+    disc = list(st.disc[: st.disc_n[0]])
+    assert sorted(disc) == sorted([medicine, ronin, fielded[2]])  # seat 3's samurai lost
+    assert h.current_player() == 1  # the winner, not the thief, declares next
+    effect = h.aggs["battle"][:, BattleStat.EFFECT]
+    assert effect[KR.RONIN] == 1 and effect[KR.MEDICINE] == 1
+
+
+def test_a_sure_winner_is_not_offered_ronin_or_medicine_but_a_tied_one_is():
+    h = new_game(2)
+    finish_draft(h)
+    ronin, medicine, bushido = battle(KR.RONIN), battle(KR.MEDICINE), battle(KR.BUSHIDO)
+    offer_position(h, [(8, 5, 2), (7, 7, 2)], [[ronin, medicine, bushido], []])
+    # Bushido: reroll either side
+    assert h.legal_actions() == [KR.PASS, KR.BUSHIDO_ON, KR.BUSHIDO_ON + 1]
+    offer_position(h, [(8, 5, 2), (8, 5, 2)], [[ronin, medicine], []])
+    assert h.legal_actions() == [KR.PASS, KR.PLAY_RONIN, KR.PLAY_MEDICINE]
+
+
+def test_ronin_played_by_the_winner_changes_nothing():
+    for seed in range(1, 40):
+        h = new_game(2, seed=seed)
+        finish_draft(h)
+        ronin, medicine = battle(KR.RONIN), battle(KR.MEDICINE)
+        spare = [code("Oku the Plain"), code("Whit the Fool")]  # the game goes on
+        fielded = offer_position(h, [(8, 5, 2), (8, 5, 2)],
+                                 [[ronin, medicine, spare[0]], [spare[1]]])
+        h.apply(KR.PLAY_RONIN)
+        h.apply(KR.PLAY_MEDICINE)  # offered again in the second pass
+        st = h.st
+        assert h.phase() == "declare"
+        if st.hall_n[0] == 1:  # seat 1 won the tiebreaker: its own Ronin is no theft
+            assert list(st.hall[0, :1]) == [fielded[0]] and st.hall_n[1] == 0
+            assert fielded[0] not in st.hand[0, : st.hand_n[0]]  # Medicine of a winner
+            assert fielded[1] in st.disc[: st.disc_n[0]]
+            assert h.aggs["battle"][KR.RONIN, BattleStat.EFFECT] == 0
+            return
+    raise AssertionError("seat 1 never won the tiebreaker")
+
+
+def refill_position(h, hand, deck):
+    """Seat 1 (of 2) about to field its only samurai in an uncontested round; what it
+    draws afterwards comes from `deck` (top card last)."""
+    st = h.st
+    st.rnd[0] = 2
+    st.declarer[0] = 0
+    set_pile(st.hand, st.hand_n, 0, hand)
+    set_pile(st.deck, st.deck_n, 0, deck)
+    set_pile(st.hand, st.hand_n, 1, [])
+    st.deck_n[1] = 0
+    st.part[0], st.part[1] = True, False
+    st.npart[0] = 1
+    st.before[:] = -1
+    st.medic[:] = False
+    st.ronin_by[0] = -1
+    st.phase[0] = KR.FIELD
+    st.actor[0] = 0
+    st.ability[0] = 0
 
 
 def test_hand_of_all_battle_cards_is_reshuffled():
-    P = 1
-    *_a, deck, deck_n, hand, hand_n, _h, _hn, _d, _dn, _i, _si, _sb, _sf, _sh = buffers(P)
-    hand[0, :5] = [-1, -2, -3, -4, -5]
-    hand_n[0] = 5
-    deck[0, :3] = [7, 8, 9]
-    deck_n[0] = 3
-    state = new_state(8)
-    seed_stream(state, 4, 0)
-    n = K.refill(state, 0, hand, hand_n, deck, deck_n, 5)
-    assert n >= 1
-    cards = sorted(list(hand[0, : hand_n[0]]) + list(deck[0, : deck_n[0]]))
-    assert cards == [-5, -4, -3, -2, -1, 7, 8, 9]  # nothing lost or duplicated
-    assert hand_n[0] == 5 and (hand[0, :5] >= 0).any()
+    h = new_game(2)
+    finish_draft(h)
+    samurai = [code("Kalia Cindertrap"), code("Fobus Dustwalker"), code("Eve Dewpike")]
+    four = [battle(b) for b in (KR.NINJUTSU, KR.UMA, KR.RONIN, KR.BUSHIDO)]
+    refill_position(h, [samurai[0], *four], [samurai[1], samurai[2], battle(KR.MEDICINE)])
+    h.apply(3 * samurai[0])  # the hand draws Medicine: 5 battle cards, reshuffled
+    st = h.st
+    cards = sorted(list(st.hand[0, : st.hand_n[0]]) + list(st.deck[0, : st.deck_n[0]]))
+    assert cards == sorted([*four, battle(KR.MEDICINE), samurai[1], samurai[2]])
+    assert st.hand_n[0] == 5 and (st.hand[0, :5] >= 0).any()
+    assert h.aggs["misc"][Misc.BATTLE_RESHUFFLES] >= 1
+    assert any(e.kind == "reshuffle" for e in h.log())
 
 
 def test_hand_of_battle_cards_with_no_samurai_left_is_kept():
-    P = 1
-    *_a, deck, deck_n, hand, hand_n, _h, _hn, _d, _dn, _i, _si, _sb, _sf, _sh = buffers(P)
-    hand[0, :5] = [-1, -2, -3, -4, -5]
-    hand_n[0] = 5
-    deck_n[0] = 0
-    state = new_state(8)
-    assert K.refill(state, 0, hand, hand_n, deck, deck_n, 5) == 0
-    assert hand_n[0] == 5
+    h = new_game(2)
+    finish_draft(h)
+    four = [battle(b) for b in (KR.NINJUTSU, KR.UMA, KR.RONIN, KR.BUSHIDO)]
+    kalia = code("Kalia Cindertrap")
+    refill_position(h, [kalia, *four], [battle(KR.MEDICINE)])
+    h.apply(3 * kalia)  # draws Medicine: 5 battle cards, no samurai left to draw
+    assert h.aggs["misc"][Misc.BATTLE_RESHUFFLES] == 0
+    assert not any(e.kind == "reshuffle" for e in h.log())
+    # nobody holds a samurai: the Clan Conflict ends and the 5 cards are discarded unused
+    assert h.aggs["battle"][:, BattleStat.UNUSED_AT_END].sum() >= 5
+    assert h.is_over()  # Kalia alone in the Final Battle
 
 
-def test_final_battle_winner_cannot_field_the_same_samurai_twice():
-    hand = np.zeros((1, 10), np.int64)
-    hand_n = np.array([3])
-    hand[0, :3] = [5, 6, 7]
-    state = new_state(8)
-    seed_stream(state, 1, 0)
-    picks = {int(hand[0, K.random_samurai(state, hand, hand_n, 0, 6)]) for _ in range(500)}
-    assert picks == {5, 7}
-    best = K.best_for(hand, hand_n, 0, 0, ROSTER.ratings, ROSTER.totals, hand[0, K.best_for(
-        hand, hand_n, 0, 0, ROSTER.ratings, ROSTER.totals, -1)])
-    assert best >= 0
-    hand_n[0] = 1  # only one samurai left: it may fight again
-    assert K.random_samurai(state, hand, hand_n, 0, 5) == 0
+def final_position(h, hand, last):
+    st = h.st
+    set_pile(st.hand, st.hand_n, 0, hand)
+    set_pile(st.hand, st.hand_n, 1, [code("Eve Dewpike")])
+    st.part[0], st.part[1] = True, True
+    st.npart[0] = 2
+    st.last_card[0] = last
+    st.phase[0] = KR.FB_FIELD
+    st.actor[0] = 0
+    st.ability[0] = 0
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_final_battle_winner_cannot_field_the_same_samurai_twice(policy):
+    h = new_game(2, seats=(policy, policy))
+    finish_draft(h)
+    a, b, c = code("Kalia Cindertrap"), code("Fobus Dustwalker"), code("Bull Irongut")
+    final_position(h, [a, b, c], last=a)  # Kalia won seat 1's last round
+    assert sorted(h.legal_actions()) == sorted([b, c])
+    assert {h.choose() for _ in range(50)} <= {b, c}
+    final_position(h, [a], last=a)  # only one samurai left: it may fight again
+    assert h.legal_actions() == [a]
 
 
 def test_greedy_fields_most_dice_and_declares_its_best_ability():
-    ratings = np.array([[1, 1, 1, 1], [3, 1, 1, 1], [3, 2, 2, 2], [1, 4, 1, 1]], np.int64)
-    totals = ratings.sum(axis=1)
-    hand = np.array([[0, 1, 2, -1, 3]], np.int64)
-    hand_n = np.array([5])
-    # POWER: cards 1 and 2 both roll 3; greedy keeps the all-rounder (2) and fields 1
-    assert hand[0, K.best_for(hand, hand_n, 0, 0, ratings, totals, -1)] == 1
-    state = new_state(8)
-    assert K.declare(state, K.GREEDY, 0, hand, hand_n, ratings) == 1  # SPEED: a 4
+    h = new_game(2)
+    finish_draft(h)
+    st = h.st
+    # Fobus P2 S1 A1 K2, Kalia P4 S2 A1 K3, Ikoma P2 S4 A2 K1: POWER and SPEED both have a
+    # 4; POWER totals 8 against SPEED's 7
+    kalia, fobus = code("Kalia Cindertrap"), code("Fobus Dustwalker")
+    ikoma = code("Ikoma Nightbreaker")
+    refill_position(h, [fobus, kalia, ikoma, battle(KR.RONIN)], [])
+    st.phase[0] = KR.DECLARE
+    assert h.choose() == 0  # POWER
+    st.ability[0] = 1
+    st.phase[0] = KR.FIELD
+    assert h.choose() == 3 * ikoma  # SPEED: Ikoma rolls 4
 
 
-def test_greedy_after_rolling_choices():
-    n = 2
-    part = np.array([True, True])
-    is_uma = np.zeros(2, np.bool_)
-    k = np.array([4, 2])
-    nd = np.array([4, 2])
-    td = prepared(2, ("greedy",) * 2).td
-    medic = np.zeros(2, np.bool_)
-    state = new_state(8)
-    hand = np.array([[-3, 0, 0, 0, 0], [0, 0, 0, 0, 0]], np.int64)  # Ronin
-    hand_n = np.array([1, 0])
-    losing = (np.array([2, 5]), np.array([1, 4]), np.array([0.0, 1.0]))
-    hopeless = (np.array([2, 8]), np.array([1, 8]), np.array([0.0, 1.0]))
-    winning = (np.array([8, 2]), np.array([8, 1]), np.array([1.0, 0.0]))
-    args = (part, None, None, nd, k, is_uma, n, -1, medic)
-
-    def choose(hand_row, tops):
-        hand[0, 0] = hand_row
-        t1, t2, shares = tops
-        a = list(args)
-        a[1], a[2] = t1, t2
-        return K.choose_after(state, K.GREEDY, 0, hand, hand_n, *a, shares, td, 8, 0.10)
-
-    assert choose(-1 - K.RONIN, losing) == (K.RONIN, -1)
-    assert choose(-1 - K.RONIN, winning) == (-1, -1)
-    assert choose(-1 - K.MEDICINE, losing) == (K.MEDICINE, -1)
-    assert choose(-1 - K.MEDICINE, winning) == (-1, -1)
-    # Bushido: 4 dice showing 2,1 against 5,4: rerolling its own 4 dice gains most
-    assert choose(-1 - K.BUSHIDO, losing) == (K.BUSHIDO, 0)
-    # against 8,8 a reroll of either side gains less than the 0.10 margin: keep the card
-    assert choose(-1 - K.BUSHIDO, hopeless) == (-1, -1)
-    assert choose(-1 - K.BUSHIDO, winning) == (-1, -1)
+def test_greedy_plays_ronin_and_medicine_only_when_losing():
+    h = new_game(2)
+    finish_draft(h)
+    ronin, medicine = battle(KR.RONIN), battle(KR.MEDICINE)
+    losing, winning = [(2, 1, 4), (5, 4, 2)], [(8, 8, 4), (2, 1, 2)]
+    offer_position(h, losing, [[ronin], []])
+    assert h.choose() == KR.PLAY_RONIN
+    offer_position(h, winning, [[ronin], []])
+    assert h.legal_actions() == [KR.PASS] and h.choose() == KR.PASS
+    offer_position(h, losing, [[medicine], []])
+    assert h.choose() == KR.PLAY_MEDICINE
+    offer_position(h, winning, [[medicine], []])
+    assert h.choose() == KR.PASS
 
 
-def test_share_after_reroll_matches_direct_enumeration():
-    td = prepared(2, ("greedy",) * 2).td
-    t1 = np.array([6, 7, 5])
-    t2 = np.array([2, 3, 5])
-    nd = np.array([3, 2, 2])
-    part = np.ones(3, np.bool_)
-    direct = 0.0
+def test_greedy_bushido_matches_direct_enumeration():
+    """Greedy rerolls the target with the largest exact gain above the margin; the gain
+    is checked against a pure-Python enumeration of the rerolled dice."""
+    prep = prepared(3, ("greedy",) * 3)
+    rng = np.random.default_rng(3)
+    h = new_game(3)
+    finish_draft(h)
+    bushido = battle(KR.BUSHIDO)
+    seen = set()
+    for _ in range(120):
+        dice = []
+        for _p in range(3):
+            k = int(rng.integers(1, 5))
+            d = sorted(rng.integers(1, 9, size=k).tolist(), reverse=True)
+            dice.append((d[0], d[1] if k > 1 else 0, k))
+        offer_position(h, dice, [[bushido], [], []])
+        want = greedy_bushido_target(0, dice, prep.td, 8, 0.10)
+        if want is None:  # a gain within rounding of the margin or of another target's
+            continue
+        got = h.choose()
+        assert got == (KR.PASS if want < 0 else KR.BUSHIDO_ON + want), dice
+        seen.add(want)
+    assert len(seen) >= 2  # both keeping the card and rerolling happened
+
+
+def test_share_after_reroll_reference_matches_exact_odds():
+    """The naive reroll share equals the exact odds table when nobody else has rolled
+    (a reroll of a 2-dice pool against a fixed 3 dice pool averages to the table)."""
+    prep = prepared(2, ("greedy",) * 2)
+    total = 0.0
     for a in range(1, 9):
         for b in range(0, a + 1):
-            w = td[3, a, b]
+            w = prep.td[3, a, b]
             if w:
-                tt1, tt2 = t1.copy(), t2.copy()
-                tt1[0], tt2[0] = a, b
-                mask = K.top_group(tt1, tt2, nd, part, 3)
-                if mask & 1:
-                    direct += w / bin(mask).count("1")
-    got = K.share_after_reroll(0, 0, 3, t1, t2, nd, part, 3, td, 8)
-    assert got == pytest.approx(direct, abs=1e-12)
-    assert list(t1) == [6, 7, 5] and list(t2) == [2, 3, 5]  # restored
+                total += w * share_after_reroll(1, 1, [(a, b, 3), (0, 0, 2)], prep.td, 8)
+    from simcli.dice_odds import win_chances
+
+    assert total == pytest.approx(win_chances([2, 3], 8, 7)[0], abs=1e-12)
+
+
+@pytest.mark.parametrize(("blue", "green", "outcome"), [
+    ((8, 3, 2), (7, 7, 4), "blue"),  # 8, 3 against 7, 7, 6, 4: highest die
+    ((8, 8, 4), (8, 7, 3), "blue"),  # 8, 8, 5, 3 against 8, 7, 7: second die
+    ((7, 7, 3), (7, 7, 3), "tie"),  # 7, 7, 6 against 7, 7, 1: tiebreaker
+    ((5, 5, 4), (5, 0, 1), "tie"),  # 5, 5, 2, 1 against 5: one die, tiebreaker at once
+])
+def test_rulebook_sample_rolls_resolve_through_the_rules(blue, green, outcome):
+    """The rulebook's sample rolls (Blue = seat 1, Green = seat 2) as a round's dice:
+    Blue passes its only offer and the rules resolve the round."""
+    h = new_game(2)
+    finish_draft(h)
+    fielded = offer_position(h, [blue, green], [[battle(KR.BUSHIDO), code("Oku the Plain")],
+                                                [code("Whit the Fool")]])
+    h.apply(KR.PASS)
+    log = h.log()
+    tiebreaks = [e for e in log if e.kind == "tiebreak"]
+    takes = [e for e in log if e.kind == "takes"][-1]
+    if outcome == "blue":
+        assert not tiebreaks and takes.player == 1 and NAMES[fielded[0]] in takes.detail
+    else:
+        assert len(tiebreaks) >= 2 and {e.player for e in tiebreaks} == {1, 2}
+        assert h.current_player() == takes.player - 1  # the tiebreak winner declares next

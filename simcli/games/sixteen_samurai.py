@@ -9,8 +9,19 @@ from typing import Any
 
 import numpy as np
 
-from kernels import sixteen_samurai as K
-from kernels.dice import MAX_DICE
+from kernels.dice import MAX_DICE, UMA
+from kernels.sixteen_samurai import rules as KR
+from kernels.sixteen_samurai.play import (
+    N_ROW,
+    ROW_COLUMNS,
+    Call,
+    handle_call,
+    handle_start,
+    play_chunk,
+)
+from kernels.sixteen_samurai.players import POLICY_CODES
+from kernels.sixteen_samurai.stats import N_DECL, N_LEN, TABLE, Ability, Aggregates, Battle, Misc
+from kernels.stat_table import as_tuple, columns
 from simcli.dice_odds import tables as odds_tables
 from simcli.errors import UserError
 from simcli.games.base import (
@@ -25,9 +36,10 @@ from simcli.games.base import (
     read_content,
     sha256,
 )
+from simcli.games.handle import GameHandle
 
-ABILITIES = ("power", "speed", "armor", "karma")
-BATTLE_CARDS = ("Ninjutsu", "Uma", "Ronin", "Bushido", "Medicine")
+ABILITIES = tuple(a.name.lower() for a in Ability)  # ("power", "speed", "armor", "karma")
+BATTLE_CARDS = tuple(b.name.title() for b in Battle)  # ("Ninjutsu", "Uma", ... "Medicine")
 GREEDY_MARGIN = 0.10
 MAX_ROUNDS = 1000
 
@@ -82,14 +94,21 @@ class Prepared:
     """Kernel inputs for one run."""
 
     players: int
-    policies: np.ndarray
+    policies: np.ndarray  # (P,) int64 policy codes of the seats
+    names: tuple[str, ...]
     ratings: np.ndarray
     totals: np.ndarray
     rank_order: np.ndarray
-    pi: np.ndarray
-    pf: np.ndarray
-    table: np.ndarray
-    td: np.ndarray
+    faces: int
+    uma: int
+    clan: int
+    hand_size: int
+    snake: bool
+    lone_end: bool
+    max_rounds: int
+    margin: float
+    table: np.ndarray  # exact win chances of pools (simcli.dice_odds.tables)
+    td: np.ndarray  # chance of each pool's two highest dice
     clan_bins: int
 
 
@@ -186,15 +205,13 @@ class SixteenSamurai(Game):
     rules = RULES
     default_n = 1_000_000
     chunk_size = 4_000
-    kernel = K.play_chunk
+    kernel = play_chunk
     supports_mirror = True
     own_metric_names = ("declarer_advantage", "tiebreak_rate")
     odds_options = ("dice", "exact", "n", "seed", "threads", "content")
-    row_columns = (
-        "winner", "cc_rounds", "fb_rounds", "fb_players",
-        "clan_total_0", "clan_total_1", "clan_total_2", "clan_total_3",
-        "hall_0", "hall_1", "hall_2", "hall_3",
-    )
+    row_columns = ROW_COLUMNS
+    length_column = "rounds"
+    stats = TABLE
 
     def load_content(self, path: Path) -> Content:
         """Read and validate a roster file."""
@@ -211,54 +228,49 @@ class SixteenSamurai(Game):
                 f"roster '{content.name}' has {len(roster.names)} samurai; {players} players "
                 f"draft {need}"
             )
-        pi = np.zeros(K.N_PI, np.int64)
-        pi[K.PI_FACES] = roster.faces
-        pi[K.PI_UMA] = roster.uma_value
-        pi[K.PI_SNAKE] = int(rules["draft"] == "snake")
-        pi[K.PI_LONE_END] = int(rules["lone-clan"] == "end")
-        pi[K.PI_MAX_ROUNDS] = MAX_ROUNDS
-        pi[K.PI_CLAN] = roster.clan_size
-        pi[K.PI_HAND] = roster.hand_size
-        pf = np.zeros(K.N_PF)
-        pf[K.PF_MARGIN] = GREEDY_MARGIN
-        codes = {"random": K.RANDOM, "greedy": K.GREEDY}
         td, table = odds_tables(roster.faces, roster.uma_value)
         return Prepared(
             players=players,
-            policies=np.array([codes[s] for s in seats], np.int64),
-            ratings=roster.ratings, totals=roster.totals,
-            rank_order=strength_order(roster.ratings), pi=pi, pf=pf, table=table, td=td,
+            policies=np.array([POLICY_CODES[s] for s in seats], np.int64),
+            names=roster.names, ratings=roster.ratings, totals=roster.totals,
+            rank_order=strength_order(roster.ratings), faces=roster.faces,
+            uma=roster.uma_value, clan=roster.clan_size, hand_size=roster.hand_size,
+            snake=rules["draft"] == "snake", lone_end=rules["lone-clan"] == "end",
+            max_rounds=MAX_ROUNDS, margin=GREEDY_MARGIN, table=table, td=td,
             clan_bins=roster.clan_size * MAX_DICE * 4 + 1,
         )
 
-    def new_aggregates(self, prep: Prepared) -> dict[str, np.ndarray]:
-        """Zeroed statistics in the kernel's layout."""
-        R = prep.ratings.shape[0]
-        z = np.zeros
-        return {
-            "wins": z(K.MAX_P, np.int64),
-            "lengths": z((3, K.N_LEN), np.int64),
-            "decl": z((2, K.N_DECL, K.MAX_P + 1, 2), np.int64),
-            "decl_ab": z((2, 4, 2), np.int64),
-            "cards": z((R, K.N_CARD), np.int64),
-            "clan": z((prep.clan_bins, 2), np.int64),
-            "battle": z((K.N_BATTLE, K.N_BSTAT), np.int64),
-            "misc": z(K.N_MISC, np.int64),
-            "fbp": z(K.MAX_P + 1, np.int64),
-        }
+    def sizes(self, prep: Prepared) -> dict[str, int]:
+        """Run-time sizes of the statistics table's dimensions."""
+        return {"seat": KR.MAX_P, "length": N_LEN, "round": N_DECL,
+                "participants": KR.MAX_P + 1, "card": prep.ratings.shape[0],
+                "clan_total": prep.clan_bins, "fb_players": KR.MAX_P + 1}
+
+    def state(self, prep: Prepared, aggs: dict[str, np.ndarray], log_capacity: int = 0,
+              rotation: int = 0) -> KR.State:
+        """A kernel state for games of this run, counting into `aggs`."""
+        return KR.new_state(
+            players=prep.players, policies=prep.policies, ratings=prep.ratings,
+            totals=prep.totals, rank_order=prep.rank_order, faces=prep.faces, uma=prep.uma,
+            clan=prep.clan, hand_size=prep.hand_size, snake=prep.snake,
+            lone_end=prep.lone_end, max_rounds=prep.max_rounds, margin=prep.margin,
+            odds=prep.table, tops=prep.td, aggs=as_tuple(Aggregates, aggs),
+            log_capacity=log_capacity, rotation=rotation,
+        )
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
         rows: np.ndarray | None, rotation: int = 0,
     ) -> None:
         """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
-        out = rows if rows is not None else np.zeros((0, K.N_ROW), np.int64)
-        K.play_chunk(
-            np.uint64(seed), first, count, prep.players, prep.policies, prep.ratings,
-            prep.totals, prep.rank_order, prep.pi, prep.pf, prep.table, prep.td,
-            aggs["wins"], aggs["lengths"], aggs["decl"], aggs["decl_ab"], aggs["cards"],
-            aggs["clan"], aggs["battle"], aggs["misc"], aggs["fbp"], out, rotation,
-        )
+        out = rows if rows is not None else np.zeros((0, N_ROW), np.int64)
+        play_chunk(self.state(prep, aggs, rotation=rotation), np.uint64(seed), first, count,
+                   no_forbid(), out)
+
+    def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0,
+               forbid: np.ndarray | None = None):
+        """Playout `playout` of the run keyed by `seed`, step by step (simcli replay)."""
+        return SixteenSamuraiHandle(self, prep, seed, playout, rotation, forbid)
 
     def odds(self, req: OddsRequest) -> OddsResult:
         """Win chances of 2-4 dice pools in one battle."""
@@ -271,8 +283,8 @@ class SixteenSamurai(Game):
         games = int(aggs["wins"].sum())
         return CoreStats(
             games=games, seat_wins=aggs["wins"][:players].copy(), shared=0,
-            completed=games - int(aggs["misc"][K.M_CAPPED]), length=aggs["lengths"][2].copy(),
-            length_unit="rounds",
+            completed=games - int(aggs["misc"][Misc.CAPPED_GAMES]),
+            length=aggs["lengths"][2].copy(), length_unit="rounds",
         )
 
     def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
@@ -288,7 +300,8 @@ class SixteenSamurai(Game):
         return [
             ("declarer_advantage", adv, "How much more often than its fair share the player "
              "who declared the ability wins a Clan Conflict round (0 = no advantage)."),
-            ("tiebreak_rate", rate(int(misc[K.M_TIEBREAKS]), int(misc[K.M_CONTESTED])),
+            ("tiebreak_rate", rate(int(misc[Misc.TIEBREAK_ROUNDS]),
+                                   int(misc[Misc.CONTESTED_ROUNDS])),
              "Share of contested Clan Conflict rounds that need a tiebreaker roll."),
         ]
 
@@ -299,20 +312,29 @@ class SixteenSamurai(Game):
         return R.summarize(named_stats(aggs, content.data, manifest["players"]), manifest)
 
 
+def no_forbid() -> np.ndarray:
+    """A forbidden-options table that forbids nothing (the fast path's)."""
+    return np.zeros((KR.MAX_P, len(KR.OPTIONS)), np.bool_)
+
+
+STATS = {s.name: s for s in TABLE}
+
+
 def named_stats(aggs: dict[str, np.ndarray], roster: Roster, players: int) -> dict[str, Any]:
-    """The kernel's arrays under plain names, for reports (which know nothing of kernels)."""
-    cards = aggs["cards"]
-    battle = aggs["battle"]
-    misc = aggs["misc"]
+    """The statistics table's arrays under the names the reports read (which know nothing
+    of kernels)."""
+    lengths = columns(STATS["lengths"], aggs["lengths"], axis=0)
+    decl = columns(STATS["decl"], aggs["decl"], axis=0)
+    misc = columns(STATS["misc"], aggs["misc"])
     return {
         "players": players,
         "games": int(aggs["wins"].sum()),
         "wins": aggs["wins"][:players],
-        "len_cc": aggs["lengths"][0],
-        "len_fb": aggs["lengths"][1],
-        "len_total": aggs["lengths"][2],
-        "decl_cc": aggs["decl"][0],
-        "decl_fb": aggs["decl"][1],
+        "len_cc": lengths["clan_conflict"],
+        "len_fb": lengths["final_battle"],
+        "len_total": lengths["whole_game"],
+        "decl_cc": decl["clan_conflict"],
+        "decl_fb": decl["final_battle"],
         "decl_ability": aggs["decl_ab"],
         "abilities": ABILITIES,
         "clan_total": aggs["clan"],
@@ -322,43 +344,203 @@ def named_stats(aggs: dict[str, np.ndarray], roster: Roster, players: int) -> di
             "total": roster.totals,
             **{a: roster.ratings[:, i] for i, a in enumerate(ABILITIES)},
             "assumed": roster.assumed,
-            "drafted": cards[:, K.C_DRAFTED],
-            "pick_sum": cards[:, K.C_PICK_SUM],
-            "pick_sq": cards[:, K.C_PICK_SQ],
-            "fielded": cards[:, K.C_FIELDED],
-            "fielded_k2": cards[:, K.C_FIELDED_K2],
-            "fielded_k3": cards[:, K.C_FIELDED_K2 + 1],
-            "fielded_k4": cards[:, K.C_FIELDED_K2 + 2],
-            "field_won": cards[:, K.C_FIELD_WON],
-            "in_final": cards[:, K.C_IN_FB],
-            "survived": cards[:, K.C_SURVIVED],
-            "owner_won": cards[:, K.C_OWNER_WON],
-            "fb_fielded": cards[:, K.C_FB_FIELDED],
-            "fb_won": cards[:, K.C_FB_WON],
+            **columns(STATS["cards"], aggs["cards"]),
         },
-        "battle": {
-            "card": list(BATTLE_CARDS),
-            "played_rounds": battle[:, K.B_PLAYED_R],
-            "played_rounds_won": battle[:, K.B_PLAYED_R_WON],
-            "held_rounds": battle[:, K.B_HELD_R],
-            "held_rounds_won": battle[:, K.B_HELD_R_WON],
-            "played_games": battle[:, K.B_PLAYED_G],
-            "played_games_won": battle[:, K.B_PLAYED_G_WON],
-            "unplayed_games": battle[:, K.B_UNPLAYED_G],
-            "unplayed_games_won": battle[:, K.B_UNPLAYED_G_WON],
-            "unused_at_end": battle[:, K.B_UNUSED_END],
-            "effect": battle[:, K.B_EFFECT],
-        },
-        "misc": {
-            "contested_rounds": int(misc[K.M_CONTESTED]),
-            "uncontested_rounds": int(misc[K.M_UNCONTESTED]),
-            "tiebreak_rounds": int(misc[K.M_TIEBREAKS]),
-            "fb_tiebreak_rounds": int(misc[K.M_FB_ROUNDS_TIEBREAK]),
-            "battle_reshuffles": int(misc[K.M_RESHUFFLES]),
-            "double_ninjutsu": int(misc[K.M_DOUBLE_NINJUTSU]),
-            "capped_games": int(misc[K.M_CAPPED]),
-        },
+        "battle": {"card": list(BATTLE_CARDS), **columns(STATS["battle"], aggs["battle"])},
+        "misc": {name: int(v) for name, v in misc.items()},
     }
+
+
+# --- one game, step by step --------------------------------------------------------------
+LOG_CAPACITY = 16_384  # events of one game (a 4-player game logs about 1,000)
+SEAT_WORDS = ("Blue", "Green", "Orange", "Purple")  # the rulebook's clan colours
+
+
+class SixteenSamuraiHandle(GameHandle):
+    """One Sixteen Samurai game driven from Python through the compiled rules."""
+
+    max_actions = 1024
+
+    def __init__(self, game: SixteenSamurai, prep: Prepared, seed: int, playout: int,
+                 rotation: int = 0, forbid: np.ndarray | None = None) -> None:
+        self.game = game
+        self.prep = prep
+        self.aggs = game.new_aggregates(prep)  # scratch statistics of this game
+        self.st = game.state(prep, self.aggs, log_capacity=LOG_CAPACITY, rotation=rotation)
+        self.log_buf = self.st.log
+        self.log_n = self.st.log_n
+        self.forbid = no_forbid() if forbid is None else np.asarray(forbid, np.bool_)
+        self._out = np.zeros(max(self.max_actions, N_ROW), np.int64)
+        handle_start(self.st, np.uint64(seed), playout)
+
+    def _call(self, call: Call, a: int = 0, out: np.ndarray | None = None) -> int:
+        return int(handle_call(self.st, np.int64(call), a, self._out if out is None else out,
+                               self.forbid))
+
+    # --- hooks into the kernels ---
+    def current_player(self) -> int:
+        """Seat (from 0) to act; -1 when the game is over."""
+        return self._call(Call.TO_MOVE)
+
+    def _legal(self, out: np.ndarray) -> int:
+        return self._call(Call.LEGAL, out=out)
+
+    def _apply(self, action: int) -> None:
+        self._call(Call.APPLY, action)
+
+    def _choose(self) -> int:
+        return self._call(Call.CHOOSE)
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return int(self.st.phase[0]) == int(KR.OVER)
+
+    def turn(self) -> int:
+        """0 during the draft, then the round number counted across both phases."""
+        return int(self.st.turn[0])
+
+    def phase(self) -> str:
+        """The decision the game waits for (rules.PHASES)."""
+        return KR.PHASES[int(self.st.phase[0])]
+
+    def option_of(self, action: int) -> int:
+        """The option (index into rules.OPTIONS) an action of the player to act uses, or -1."""
+        return self._call(Call.OPTION, action)
+
+    def row(self) -> dict[str, int]:
+        """The finished game's --save-games row."""
+        row = np.zeros(N_ROW, np.int64)
+        self._call(Call.ROW, out=row)
+        return {c: int(v) for c, v in zip(ROW_COLUMNS, row, strict=True)}
+
+    def outcome(self) -> dict[str, Any]:
+        """Winner (seat from 1), length in rounds, both phases' rounds, Halls of Honor."""
+        st = self.st
+        P = self.prep.players
+        champion = int(st.champion[0])
+        return {
+            "winners": [champion + 1] if champion >= 0 else [],
+            "length": int(st.rnd[0] + st.frnd[0]),
+            "clan_conflict_rounds": int(st.rnd[0]),
+            "final_battle_rounds": int(st.frnd[0]),
+            "final_battle_clans": int(st.fb_players[0]),
+            "hall_of_honor": [int(st.hall_fb[p]) for p in range(P)],
+            "clan_totals": [int(st.clan_tot[p]) for p in range(P)],
+        }
+
+    # --- words ---
+    def samurai(self, c: int) -> str:
+        """A samurai's name and ratings, e.g. 'Kalia Cindertrap (P4 S2 A1 K3)'."""
+        r = self.prep.ratings[c]
+        return f"{self.prep.names[c]} (P{r[0]} S{r[1]} A{r[2]} K{r[3]})"
+
+    def card(self, code: int) -> str:
+        """A card code in words: a samurai or a battle card."""
+        return self.samurai(code) if code >= 0 else BATTLE_CARDS[-1 - code]
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat `player` (from 0) sees: the public table, its own hand and draw pile,
+        and of every rival only what is public (no hand, no face-down samurai)."""
+        st = self.st
+        P = self.prep.players
+        ph = int(st.phase[0])
+
+        def pile(arr, n):
+            return [self.card(int(c)) for c in arr[:n]]
+
+        table = {}
+        if ph in (int(KR.FIELD), int(KR.FB_FIELD), int(KR.OFFER)):
+            shown = ph == int(KR.OFFER)  # turned up and rolled
+            for q in range(P):
+                fielded = st.part[q] and (shown or q < st.actor[0])
+                if fielded and (shown or q == player):
+                    table[q + 1] = {"samurai": self.samurai(int(st.field[q]))}
+                    if shown:
+                        table[q + 1]["dice"] = [int(st.t1[q]), int(st.t2[q])]
+                elif fielded:
+                    table[q + 1] = {"samurai": "face down"}
+        rivals = {
+            q + 1: {"hand_size": int(st.hand_n[q]), "draw_pile": int(st.deck_n[q]),
+                    "hall_of_honor": pile(st.hall[q], int(st.hall_n[q])),
+                    "drafted": [self.prep.names[c] for c in np.nonzero(st.owner == q)[0]]}
+            for q in range(P) if q != player
+        }
+        return {
+            "seat": player + 1, "phase": KR.PHASES[ph], "turn": int(st.turn[0]),
+            "clan_conflict_rounds": int(st.rnd[0]), "final_battle_rounds": int(st.frnd[0]),
+            "declarer": int(st.declarer[0]) + 1,
+            "ability": None if ph in (int(KR.DRAFT), int(KR.DECLARE), int(KR.FB_DECLARE))
+            else ABILITIES[int(st.ability[0])],
+            "pool": pile(st.avail, int(st.avail_n[0])) if ph == int(KR.DRAFT) else [],
+            "hand": pile(st.hand[player], int(st.hand_n[player])),
+            "draw_pile": int(st.deck_n[player]),
+            "hall_of_honor": pile(st.hall[player], int(st.hall_n[player])),
+            "table": table, "discard": pile(st.disc, int(st.disc_n[0])), "rivals": rivals,
+        }
+
+    def describe_action(self, action: int) -> str:
+        """An action of the player to act, in words."""
+        st = self.st
+        ph = int(st.phase[0])
+        if ph == int(KR.DRAFT):
+            return f"drafts {self.samurai(action)}"
+        if ph in (int(KR.DECLARE), int(KR.FB_DECLARE)):
+            return f"declares {ABILITIES[action].upper()}"
+        if ph == int(KR.FIELD):
+            c, b = divmod(action, 3)
+            card = ("", " with Ninjutsu", " with Uma")[b]
+            return f"fields {self.samurai(c)} face down{card}"
+        if ph == int(KR.OFFER):
+            if action == KR.PASS:
+                return "passes (no after-rolling card)"
+            if action == KR.PLAY_RONIN:
+                return "plays Ronin (steals the winning samurai)"
+            if action == KR.PLAY_MEDICINE:
+                return "plays Medicine (keeps its samurai if defeated)"
+            q = action - int(KR.BUSHIDO_ON)
+            whose = "its own" if q == int(st.actor[0]) else f"seat {q + 1}'s"
+            return f"plays Bushido: rerolls {whose} dice"
+        if ph == int(KR.FB_FIELD):
+            return f"fields {self.samurai(action)} face down"
+        return f"action {action}"
+
+    def describe_event(self, kind: int, a: int, b: int, c: int, d: int) -> tuple[str, str]:
+        """(kind name, detail in words) of an event of the rules' log (rules.Ev)."""
+        ev = KR.Ev(kind)
+        phase = ("Clan Conflict", "Final Battle")
+        before = {-1: "", int(KR.NINJUTSU): " with Ninjutsu", int(KR.UMA): " with Uma"}
+        words = {
+            KR.Ev.POOL: lambda: f"{self.samurai(a)} is laid face up for the draft",
+            KR.Ev.CLAN: lambda: f"drafted {b} samurai, ability total {a}",
+            KR.Ev.DRAW: lambda: f"draws {self.card(a)}",
+            KR.Ev.RESHUFFLE: lambda: f"hand of {a} battle cards shuffled back into the "
+                                     f"draw pile",
+            KR.Ev.ROUND: lambda: f"{phase[a]} round {b}: {c} clans fight, seat {d + 1} "
+                                 f"declares",
+            KR.Ev.REVEAL: lambda: f"reveals {self.samurai(a)}{before[b]} "
+                                  f"({ABILITIES[d].upper()} {c})",
+            KR.Ev.ROLL: lambda: self._roll(a, b, c, d),
+            KR.Ev.TIEBREAK: lambda: f"tiebreaker die: {a}",
+            KR.Ev.TAKES: lambda: f"puts {self.samurai(a)} into its Hall of Honor"
+                                 + (f" (won by seat {b + 1}, stolen with Ronin)" if c else ""),
+            KR.Ev.SAVED: lambda: f"Medicine: {self.samurai(a)} goes back to its hand",
+            KR.Ev.DISCARD: lambda: f"discards {self.card(a)}",
+            KR.Ev.FINAL: lambda: f"brings {a} samurai to the Final Battle",
+            KR.Ev.BACK: lambda: f"wins; {self.samurai(a)} goes back to its hand",
+            KR.Ev.OUT: lambda: "has no samurai left: out of the Final Battle",
+            KR.Ev.CAPPED: lambda: f"the Clan Conflict is stopped after {a} rounds (cap)",
+            KR.Ev.RESULT: lambda: f"wins the game after {a} Clan Conflict and {b} Final "
+                                  f"Battle rounds",
+        }
+        return ev.name.lower(), words[ev]()
+
+    def _roll(self, a: int, b: int, c: int, d: int) -> str:
+        if d == 1:
+            return f"Uma: rolls no dice, shows {a} and {b}"
+        how = "Bushido reroll of" if d == 2 else "rolls"
+        if c == 1:
+            return f"{how} 1 die: {a}"
+        return f"{how} {c} dice: highest {a}, second {b}"
 
 
 POOL_RE = re.compile(r"^(?:[1-4]|uma)$", re.IGNORECASE)
@@ -366,11 +548,11 @@ POOL_RE = re.compile(r"^(?:[1-4]|uma)$", re.IGNORECASE)
 
 def parse_pools(values: list[str]) -> np.ndarray:
     """Pool codes from `--dice` values: 1-4 dice, or 'uma'."""
-    if not 2 <= len(values) <= K.MAX_P:
-        raise UserError(f"--dice needs 2-{K.MAX_P} pools (one per player), got {len(values)}")
+    if not 2 <= len(values) <= KR.MAX_P:
+        raise UserError(f"--dice needs 2-{KR.MAX_P} pools (one per player), got {len(values)}")
     codes = []
     for v in values:
         if not POOL_RE.match(v.strip()):
             raise UserError(f"--dice pool '{v}' must be a number of dice 1-{MAX_DICE} or 'uma'")
-        codes.append(K.UMA if v.strip().lower() == "uma" else int(v))
+        codes.append(UMA if v.strip().lower() == "uma" else int(v))
     return np.array(codes, np.int64)
