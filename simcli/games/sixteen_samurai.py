@@ -124,17 +124,24 @@ def _int_field(path, text, table, key, lo, hi, needle=None) -> int:
     return value
 
 
+def _table(path: Path, doc: dict, key: str) -> dict:
+    value = doc.get(key, {})
+    if not isinstance(value, dict):
+        raise UserError(f"{path}: '{key}' must be a table ([{key}]), got {value!r}")
+    return value
+
+
 def parse_roster(path: Path) -> Content:
     """Load and validate a Sixteen Samurai roster TOML file."""
     doc, raw, text, meta = read_content(path, "sixteen-samurai")
-    dice = doc.get("dice", {})
-    clan = doc.get("clan", {})
+    dice = _table(path, doc, "dice")
+    clan = _table(path, doc, "clan")
     faces = _int_field(path, text, dice, "faces", 2, 32)
     uma = _int_field(path, text, dice, "uma_value", 1, 32)
     clan_size = _int_field(path, text, clan, "size", 1, 32)
     hand_size = _int_field(path, text, clan, "hand", 1, 32)
     default_assumed = bool(meta.get("assumed", True))
-    cards = doc.get("roster", {}).get("samurai")
+    cards = _table(path, doc, "roster").get("samurai")
     if not isinstance(cards, list) or not cards:
         raise UserError(f"{path}: needs a [roster] table with a non-empty 'samurai' list")
     names: list[str] = []
