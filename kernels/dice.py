@@ -9,7 +9,16 @@ import numpy as np
 from numba import njit
 
 from kernels.config import JIT, NO_ALLOC
-from kernels.rng import die, new_states, roll_top2, seed_stream
+from kernels.rng import (
+    STREAM_LANE,
+    die,
+    new_states,
+    roll_top2,
+    seed_stream,
+    stream_at,
+    stream_block,
+    top2_of,
+)
 
 # Helpers only compiled code calls: no Python entry point to compile.
 INNER = {**JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
@@ -130,6 +139,11 @@ def _odds_pair(states, lanes, seed, first, count, c0, c1, faces, uma, wins, tieb
     """_odds_loop for two pools, the dice kept in registers (the same draws, the same
     comparison as top_group)."""
     state = states[0]
+    bits = _bits(faces)
+    if bits > 0 and max(c0, c1) * bits <= 64:
+        _odds_pair_ahead(states, lanes, seed, first, count, c0, c1, faces, uma, bits, wins,
+                         tiebreaks, rolls)
+        return
     single = c0 == 1 or c1 == 1  # a tie on the highest die goes to the tiebreaker at once
     a1 = uma
     a2 = uma
@@ -151,6 +165,64 @@ def _odds_pair(states, lanes, seed, first, count, c0, c1, faces, uma, wins, tieb
                 w1 += 1
         elif single or a2 == b2:
             ties += 1
+            if tiebreak_lanes(states, lanes, np.int64(3), np.int64(2), faces, rolls) == 0:
+                w0 += 1
+            else:
+                w1 += 1
+        elif a2 > b2:
+            w0 += 1
+        else:
+            w1 += 1
+    wins[0] += w0
+    wins[1] += w1
+    tiebreaks[0] += ties
+
+
+@njit(**INNER)
+def _bits(faces):
+    """log2(faces) for a power of two, else 0."""
+    if faces <= 0 or faces & (faces - 1):
+        return 0
+    b = 0
+    while (1 << b) < faces:
+        b += 1
+    return b
+
+
+@njit(**NO_ALLOC, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _odds_pair_ahead(states, lanes, seed, first, count, c0, c1, faces, uma, bits, wins,
+                     tiebreaks, rolls):
+    """_odds_pair for dice with 2**bits faces: the same draws, the next battle's first random
+    blocks computed two battles ahead, while this one is compared (they do not depend on
+    the outcome)."""
+    single = c0 == 1 or c1 == 1
+    a1 = uma
+    a2 = uma
+    b1 = uma
+    b2 = uma
+    w0 = 0
+    w1 = 0
+    ties = 0
+    x0, x1 = stream_block(seed, first, STREAM_LANE, 0)
+    for g in range(count):
+        y0 = x0
+        y1 = x1
+        x0, x1 = stream_block(seed, first + g + 1, STREAM_LANE, 0)
+        used = 0
+        if c0 != UMA:
+            a1, a2 = top2_of(y0, c0, bits)
+            used = 1
+        if c1 != UMA:
+            b1, b2 = top2_of(y1 if used else y0, c1, bits)
+            used += 1
+        if a1 != b1:
+            if a1 > b1:
+                w0 += 1
+            else:
+                w1 += 1
+        elif single or a2 == b2:
+            ties += 1
+            stream_at(states[0], seed, first + g, STREAM_LANE, used, y1)
             if tiebreak_lanes(states, lanes, np.int64(3), np.int64(2), faces, rolls) == 0:
                 w0 += 1
             else:

@@ -1,9 +1,17 @@
-"""Counter-based random streams: one SplitMix64 stream per (seed, playout index).
+"""Counter-based random streams: Philox4x32-10, keyed by the seed, one counter block per
+(playout, lane).
 
-A stream's state is a small uint64 array [counter, bits per die], so the same
-(seed, index) pair gives the same numbers whatever thread, chunk or machine plays the
-playout. Dice with a power-of-two number of faces are cut from one 64-bit draw (an
-eight-sided die costs 3 bits); other dice use an unbiased bounded draw each.
+Every draw is Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3",
+SC 2011) of the 128-bit counter (block, lane, playout low, playout high) under the 64-bit key
+`seed`. For a fixed key Philox is a bijection of the counter, so two streams of different
+(playout, lane) never share a single output block: no stream is a window of another,
+however long a run is. The same (seed, playout, lane) gives the same numbers whatever
+thread, chunk, backend or machine plays the playout. Each block gives two 64-bit draws.
+
+A stream's state is a small uint64 array (STATE_SIZE words): [block counter, bits per die,
+key, playout, lane, spare draw, spare flag]. Dice with a power-of-two number of faces are
+cut from one 64-bit draw (an eight-sided die costs 3 bits); other dice use an unbiased
+bounded draw each. Code outside this module uses only its functions, never the words.
 """
 
 import numpy as np
@@ -11,26 +19,61 @@ from numba import njit
 
 from kernels.config import JIT
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
-_S32 = np.uint64(32)
+_M0 = np.uint64(0xD2511F53)  # Philox4x32 multipliers and Weyl key increments
+_M1 = np.uint64(0xCD9E8D57)
+_W0 = np.uint64(0x9E3779B9)
+_W1 = np.uint64(0xBB67AE85)
 _MASK32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
 _TWO32 = np.uint64(1) << np.uint64(32)
 
-
-@njit(**JIT)
-def mix64(z):
-    """SplitMix64 finaliser: a bijective 64-bit mix."""
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
+STATE_SIZE = 7
+_BLOCK, _BITS, _KEY, _PLAYOUT, _LANE, _SPARE, _HAS_SPARE = 0, 1, 2, 3, 4, 5, 6
+STREAM_LANE = 0xFFFFFFFF  # the lane of seed_stream's single stream per playout
 
 
-STATE_SIZE = 2
+@njit(inline="always")
+def _round(c0, c1, c2, c3, k0, k1):
+    """One Philox4x32 round."""
+    p0 = _M0 * c0
+    p1 = _M1 * c2
+    return (((p1 >> _S32) ^ c1 ^ k0) & _MASK32, p1 & _MASK32,
+            ((p0 >> _S32) ^ c3 ^ k1) & _MASK32, p0 & _MASK32)
+
+
+@njit(inline="always")
+def _bump(k0, k1):
+    """The key schedule between rounds."""
+    return (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
+
+
+@njit(**JIT, inline="always")
+def philox(c0, c1, c2, c3, key):
+    """Philox4x32-10 of the counter (c0, c1, c2, c3), 32-bit words in uint64, under the
+    64-bit key: the block as two 64-bit words. The ten rounds are written out (a loop is
+    not unrolled by numba and runs about ten times slower)."""
+    k0 = key & _MASK32
+    k1 = key >> _S32
+    c0, c1, c2, c3 = _round(c0, c1, c2, c3, k0, k1)
+    k0, k1 = _bump(k0, k1)
+    c0, c1, c2, c3 = _round(c0, c1, c2, c3, k0, k1)
+    k0, k1 = _bump(k0, k1)
+    c0, c1, c2, c3 = _round(c0, c1, c2, c3, k0, k1)
+    k0, k1 = _bump(k0, k1)
+    c0, c1, c2, c3 = _round(c0, c1, c2, c3, k0, k1)
+    k0, k1 = _bump(k0, k1)
+    c0, c1, c2, c3 = _round(c0, c1, c2, c3, k0, k1)
+    k0, k1 = _bump(k0, k1)
+    c0, c1, c2, c3 = _round(c0, c1, c2, c3, k0, k1)
+    k0, k1 = _bump(k0, k1)
+    c0, c1, c2, c3 = _round(c0, c1, c2, c3, k0, k1)
+    k0, k1 = _bump(k0, k1)
+    c0, c1, c2, c3 = _round(c0, c1, c2, c3, k0, k1)
+    k0, k1 = _bump(k0, k1)
+    c0, c1, c2, c3 = _round(c0, c1, c2, c3, k0, k1)
+    k0, k1 = _bump(k0, k1)
+    c0, c1, c2, c3 = _round(c0, c1, c2, c3, k0, k1)
+    return (c0 << _S32) | c1, (c2 << _S32) | c3
 
 
 @njit(**JIT)
@@ -41,17 +84,24 @@ def new_state(faces):
     if faces > 0 and faces & (faces - 1) == 0:
         while (1 << bits) < faces:
             bits += 1
-    state[1] = np.uint64(bits)
+    state[_BITS] = np.uint64(bits)
     return state
 
 
 @njit(**JIT)
+def seed_lane(state, seed, index, lane):
+    """Point `state` at stream (seed, playout index, lane), at its first draw."""
+    state[_BLOCK] = np.uint64(0)
+    state[_KEY] = np.uint64(seed)
+    state[_PLAYOUT] = np.uint64(index)
+    state[_LANE] = np.uint64(lane) & _MASK32
+    state[_HAS_SPARE] = np.uint64(0)
+
+
+@njit(**JIT)
 def seed_stream(state, seed, index):
-    """Point `state` at the stream keyed by (seed, index)."""
-    state[0] = mix64(mix64(np.uint64(seed)) ^ mix64(np.uint64(index) + GOLDEN))
-
-
-_LANE = np.uint64(0xD1B54A32D192ED03)
+    """Point `state` at the single stream keyed by (seed, index)."""
+    seed_lane(state, seed, index, STREAM_LANE)
 
 
 @njit(**JIT)
@@ -68,23 +118,45 @@ def new_states(faces, lanes):
 def seed_lanes(states, seed, index):
     """Key row l of `states` to the stream (seed, index, lane l): independent streams of one
     playout, e.g. one per player plus one shared."""
-    base = mix64(mix64(np.uint64(seed)) ^ mix64(np.uint64(index) + GOLDEN))
     for lane in range(states.shape[0]):
-        states[lane, 0] = mix64(base ^ ((np.uint64(lane) + np.uint64(1)) * _LANE))
-
-
-@njit(**JIT)
-def seed_lane(state, seed, index, lane):
-    """Point `state` at stream (seed, index, lane): the row `lane` of seed_lanes, alone."""
-    base = mix64(mix64(np.uint64(seed)) ^ mix64(np.uint64(index) + GOLDEN))
-    state[0] = mix64(base ^ ((np.uint64(lane) + np.uint64(1)) * _LANE))
+        seed_lane(states[lane], seed, index, lane)
 
 
 @njit(**JIT)
 def next_u64(state):
     """Next 64 random bits of the stream."""
-    state[0] = state[0] + GOLDEN
-    return mix64(state[0])
+    if state[_HAS_SPARE]:
+        state[_HAS_SPARE] = np.uint64(0)
+        return state[_SPARE]
+    block = state[_BLOCK]
+    playout = state[_PLAYOUT]
+    a, b = philox(block & _MASK32, state[_LANE], playout & _MASK32, playout >> _S32,
+                  state[_KEY])
+    state[_BLOCK] = block + np.uint64(1)
+    state[_SPARE] = b
+    state[_HAS_SPARE] = np.uint64(1)
+    return a
+
+
+@njit(**JIT)
+def stream_block(seed, index, lane, block):
+    """Draws 2 * block and 2 * block + 1 of stream (seed, index, lane), computed directly
+    (a kernel may compute the next playout's first block ahead, while it plays this one)."""
+    return philox(np.uint64(block) & _MASK32, np.uint64(lane) & _MASK32,
+                  np.uint64(index) & _MASK32, np.uint64(index) >> _S32, np.uint64(seed))
+
+
+@njit(**JIT)
+def stream_at(state, seed, index, lane, used, second):
+    """Point `state` at stream (seed, index, lane) after its first `used` draws (0-2), drawn
+    outside with stream_block(..., 0), whose second draw is `second`."""
+    seed_lane(state, seed, index, lane)
+    if used == 1:
+        state[_BLOCK] = np.uint64(1)
+        state[_SPARE] = second
+        state[_HAS_SPARE] = np.uint64(1)
+    elif used == 2:
+        state[_BLOCK] = np.uint64(1)
 
 
 @njit(**JIT)
@@ -121,10 +193,25 @@ def shuffle(state, a, n):
 @njit(**JIT)
 def die(state, faces):
     """One die roll, 1..faces."""
-    bits = state[1]
+    bits = state[_BITS]
     if bits > 0:
         return np.int64(next_u64(state) & np.uint64(faces - 1)) + 1
     return below(state, faces) + 1
+
+
+@njit(**JIT)
+def top2_of(x, k, bits):
+    """(highest, second highest or 0 when k == 1) of k dice with 2**bits faces cut from the
+    64-bit draw x, as roll_top2 cuts them (k * bits <= 64)."""
+    t1 = 0
+    t2 = 0
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    for _ in range(k):
+        d = np.int64(x & mask) + 1
+        x = x >> np.uint64(bits)
+        t2 = max(t2, min(t1, d))
+        t1 = max(t1, d)
+    return t1, t2
 
 
 @njit(**JIT)
@@ -132,16 +219,9 @@ def roll_top2(state, k, faces):
     """Roll k dice; return (highest, second highest or 0 when k == 1)."""
     t1 = 0
     t2 = 0
-    bits = state[1]
+    bits = state[_BITS]
     if bits > 0 and k * np.int64(bits) <= 64:
-        x = next_u64(state)
-        mask = np.uint64(faces - 1)
-        for _ in range(k):
-            d = np.int64(x & mask) + 1
-            x = x >> bits
-            t2 = max(t2, min(t1, d))
-            t1 = max(t1, d)
-        return t1, t2
+        return top2_of(next_u64(state), k, bits)
     for _ in range(k):
         d = below(state, faces) + 1
         t2 = max(t2, min(t1, d))

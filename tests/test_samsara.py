@@ -534,7 +534,10 @@ def test_random_turns_are_uniform_over_distinct_positions(hollows, dice, rules):
     (fixed seeds: the check is deterministic)."""
     key = key_of(hollows, (2, 5))
     keys, got = sampled(key, 0, *dice, 300 * 60, **rules)
-    assert len(keys) > 3 and (got >= 0).all()
+    # after TRIES rejected proposals the sampler gives up (-1; the game then draws from the
+    # listed turns): rare, about 1 in 20,000 draws in the most crowded position
+    assert len(keys) > 3 and (got == -1).sum() <= 3 and (got >= -1).all()
+    got = got[got >= 0]
     counts = np.array([(got == k).sum() for k in keys])
     assert counts.sum() == len(got)  # nothing outside the legal turns
     expected = len(got) / len(keys)
