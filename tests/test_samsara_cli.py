@@ -28,8 +28,12 @@ def test_games_lists_samsara_with_every_rule_option():
     g = data["samsara"]
     assert g["players"] == "2-2" and set(g["policies"]) == {"random", "greedy", "lookahead"}
     assert {r["name"]: r["default"] for r in g["rules"]} == {
-        "match": "single", "re-entry": "lowest-empty", "opponent-goal": "forbidden",
+        "match": "single", "re-entry": "both-empty", "opponent-goal": "forbidden",
         "arc": "step", "same-marble": "each-die", "single-die": "play-either"}
+    choices = {r["name"]: r["choices"] for r in g["rules"]}
+    assert choices["opponent-goal"] == ["forbidden", "scores-for-owner",
+                                        "allowed-scores-nothing"]
+    assert choices["re-entry"] == ["both-empty", "lowest-empty"]
     assert g["content"][0]["assumed"]
 
 

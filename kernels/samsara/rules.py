@@ -27,8 +27,11 @@ at once; under `same-marble=whole-move` one marble moved by both dice makes one 
 their sum); otherwise one die (rule PI_SINGLE); a roll with no legal turn is Moksha.
 
 Competition (PI_MATCH): a playout is a match of two games, seat 0 starting the first and
-seat 1 the second; when the start player's track reaches the centre first, the other
-player has one more turn; points per game as the competition rules say.
+seat 1 the second; when the start player's track reaches the centre first on its own turn,
+the other player has one more turn (the turns are then even; a goal the other player
+scores for the start player under opponent-goal=scores-for-owner ends the game at once);
+a Moksha in that extra turn leaves the start player alone at the centre (End.EXTRA_FAIL,
+not a 4-4 draw); points per game as the competition rules say.
 
 Random streams: lane j of `kernels.rng.seed_lanes` is player j's (its dice and its random
 choices); in rotation r player j sits at seat (j + r) % 2 (`State.lane`), so a mirrored
@@ -67,7 +70,8 @@ SQUARE = np.int64(1)  # seat 1, the square player
 N_OBS = 8  # length of an observation vector (OBS_*)
 
 # Rule parameters (State.pi, int64), set by the game's declaration
-PI_OPP_GOAL = 0  # 1: a marble may enter the opponent's goal and scores for its owner
+PI_OPP_GOAL = 0  # opponent's goal: 0 forbidden, 1 allowed and scores for its owner,
+#                   2 allowed and scores nothing (OPP_*)
 PI_REENTRY_BOTH = 1  # 1: re-enter on the first double field with both halves empty
 PI_WHOLE = 2  # 1: one marble moved by both dice makes one move of their sum
 PI_SINGLE = 3  # no order plays both dice: 0 play either, 1 the higher, 2 Moksha
@@ -78,6 +82,11 @@ PI_MAX_TURNS = 7  # safety cap per game
 PI_TOP_K = 8  # lookahead: candidate turns examined
 PI_MARBLES = 9
 N_PI = 10
+
+# PI_OPP_GOAL values
+OPP_FORBIDDEN = 0
+OPP_SCORES_FOR_OWNER = 1
+OPP_SCORES_NOTHING = 2
 
 # Weights a caller gives the turn listing (list_turns): w[h] per hollow h holding a marble,
 # w[W_ENTER + s] per entry into seat s's goal, w[W_DECIDE + s] the whole worth of a
@@ -263,9 +272,12 @@ def move_one(key, origin, start, d, mover, step, pi):
         return -1, -1, -1
     rest = key & ~(np.int64(1) << origin)
     if t == GOAL:
-        if lane != mover and pi[PI_OPP_GOAL] == 0:
-            return -1, -1, -1
-        if goals_of(rest, lane) < pi[PI_WIN]:
+        scores = True
+        if lane != mover:
+            if pi[PI_OPP_GOAL] == OPP_FORBIDDEN:
+                return -1, -1, -1
+            scores = pi[PI_OPP_GOAL] == OPP_SCORES_FOR_OWNER
+        if scores and goals_of(rest, lane) < pi[PI_WIN]:
             rest += np.int64(1) << (GOAL_SHIFT + 3 * lane)
         back = re_entry(rest, lane, pi[PI_REENTRY_BOTH])
         if back < 0:
@@ -864,6 +876,10 @@ def apply(st, a):
     if a & MOKSHA:
         end = np.int64(End.MOKSHA)
         winner = np.int64(-1)
+        if st.extra[0]:  # the start player is at the centre alone: the extra turn fails
+            end = np.int64(End.EXTRA_FAIL)
+            winner = st.starter[0]
+            st.aggs.misc[Misc.EXTRA_MOKSHA] += 1
     else:
         end, winner = play_turn(st, a)
         if end < 0 and st.turns[0] >= st.pi[PI_MAX_TURNS]:
@@ -940,7 +956,9 @@ def play_turn(st, a):
     reached0 = g0 >= win and goals_of(before, ROUND) < win
     if reached0 or (g1 >= win and goals_of(before, SQUARE) < win):
         w = 0 if g0 >= win else 1
-        if st.pi[PI_MATCH] == 1 and w == starter:
+        # the extra turn evens the turns: only when the start player reached the centre
+        # on its own turn (not through a goal the other player scored for it)
+        if st.pi[PI_MATCH] == 1 and w == starter and mover == starter:
             st.extra[0] = 1
             st.player[0] = 1 - starter
             ev.emit(st.log, st.log_n, st.ply[0], mover, np.int64(EV_EXTRA), starter,
@@ -1041,15 +1059,16 @@ def finish_playout(st):
 
 
 @njit(**NO_ALLOC)
-def set_position(st, key, player, game):
+def set_position(st, key, player, game, extra):
     """Hand-built position (tests, tools): `key` with `player` to move in game `game` of
-    the playout (its start seat is `game`); the roll is drawn as in play."""
+    the playout (its start seat is `game`), in a match's extra turn when `extra` is 1; the
+    roll is drawn as in play."""
     st.key[0] = key
     st.game[0] = game
     st.starter[0] = game
     st.player[0] = player
     st.turns[0] = 0
-    st.extra[0] = 0
+    st.extra[0] = extra
     roll(st)
 
 

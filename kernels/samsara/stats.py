@@ -62,6 +62,7 @@ class Misc(IntEnum):
     SINGLE_DIE = 2  # turns where only one die could be played
     CAPPED = 3  # playouts with a game stopped by the safety cap
     FALLBACK = 4  # random turns drawn from the listed turns after the sampler gave up
+    EXTRA_MOKSHA = 5  # match: extra turns with no legal turn (the start player wins)
 
 
 TABLE = (
@@ -85,8 +86,8 @@ TABLE = (
          "competition: matches by each seat's points (last bin: that many or more)"),
     Stat("diff", ("point_diff",), "matches",
          "competition: matches by seat 1's points minus seat 2's, shifted by N_PTS - 1"),
-    Stat("misc", (Misc,), "count", "turns, games, single-die turns, capped playouts and "
-         "the random player's listed draws"),
+    Stat("misc", (Misc,), "count", "turns, games, single-die turns, capped playouts, "
+         "the random player's listed draws and Moksha in a match's extra turn"),
 )
 
 Aggregates = aggregates_type(TABLE, "Aggregates", module=__name__)

@@ -64,20 +64,25 @@ RULES = (
         "match", ("single", "competition"), "single",
         "single: one game, seat 1 starts; competition: a playout is a two-game match with the "
         "start player alternating (seat 1 starts game 1, seat 2 game 2), scored by the "
-        "competition rules (extra turn for the second player, marbles-on-side comparison, "
-        "distance scoring, Moksha 4-4). With --mirror the players change seats for the whole "
-        "match, each keeping its own dice.",
+        "competition rules (extra turn for the second player when the start player reached "
+        "the centre on its own turn, so both have had as many turns; marbles-on-side "
+        "comparison, distance scoring, Moksha 4-4, but a Moksha in the extra turn leaves the "
+        "start player the winner by the distance). With --mirror the players change seats "
+        "for the whole match, each keeping its own dice.",
     ),
     RuleOption(
-        "re-entry", ("lowest-empty", "both-empty"), "lowest-empty",
-        "Where a scored marble comes back on the far side, on the goal's shape: the lowest "
-        "lane cell 1-12 whose hollow is empty (sheet default) or the first double field with "
-        "both halves empty.",
+        "re-entry", ("both-empty", "lowest-empty"), "both-empty",
+        "Where a scored marble comes back on the far side, on the goal's shape: the first "
+        "double field with both halves empty (default: the rulebook's 'first free double "
+        "space') or the lowest lane cell 1-12 whose own hollow is empty (the sheet's "
+        "earlier reading).",
     ),
     RuleOption(
-        "opponent-goal", ("forbidden", "scores-for-owner"), "forbidden",
+        "opponent-goal", ("forbidden", "scores-for-owner", "allowed-scores-nothing"),
+        "forbidden",
         "Whether a player may move a marble into the opponent's goal: forbidden (sheet "
-        "default) or allowed, scoring a goal for the goal's owner.",
+        "default), allowed and scoring a goal for the goal's owner, or allowed and scoring "
+        "nothing for anyone (the marble re-enters on the far side as after a goal).",
     ),
     RuleOption(
         "arc", ("step", "extra-step"), "step",
@@ -99,6 +104,8 @@ RULES = (
     ),
 )
 
+OPP_CODES = {"forbidden": R.OPP_FORBIDDEN, "scores-for-owner": R.OPP_SCORES_FOR_OWNER,
+             "allowed-scores-nothing": R.OPP_SCORES_NOTHING}
 SINGLE_CODES = {"play-either": 0, "play-higher": 1, "moksha": 2}
 POLICY_CODES = {"random": P.RANDOM, "greedy": P.GREEDY, "lookahead": P.LOOKAHEAD}
 END_NAMES = {S.End.DIRECT: "centre reached",
@@ -326,7 +333,7 @@ class Samsara(Game):
         self.check_players(players)
         board: Board = content.data
         pi = np.zeros(R.N_PI, np.int64)
-        pi[R.PI_OPP_GOAL] = int(rules["opponent-goal"] == "scores-for-owner")
+        pi[R.PI_OPP_GOAL] = OPP_CODES[rules["opponent-goal"]]
         pi[R.PI_REENTRY_BOTH] = int(rules["re-entry"] == "both-empty")
         pi[R.PI_WHOLE] = int(rules["same-marble"] == "whole-move")
         pi[R.PI_SINGLE] = SINGLE_CODES[rules["single-die"]]
@@ -354,7 +361,9 @@ class Samsara(Game):
         """A kernel state for playouts of this run adding to `aggs`: in rotation r player
         j (policy seats[j], its own dice and choices) sits at seat (j + r) % 2."""
         return R.new_state(prep.start_cells, prep.step, prep.pi, prep.V, prep.pe,
-                           P.weights_of(prep.V, prep.pe), prep.policies, rotation,
+                           P.weights_of(prep.V, prep.pe,
+                                        prep.pi[R.PI_OPP_GOAL] != R.OPP_SCORES_NOTHING),
+                           prep.policies, rotation,
                            as_tuple(S.Aggregates, aggs), log_capacity)
 
     def run_chunk(
@@ -531,6 +540,9 @@ class SamsaraHandle(GameHandle):
         """The turn in words: the roll, each die's move, and the position it leaves."""
         a, b = (int(x) for x in self.st.dice)
         if action & R.MOKSHA:
+            if self.st.extra[0]:
+                return (f"{a}-{b}: no legal turn in the extra turn (the start player stays "
+                        f"alone at the centre)")
             return f"{a}-{b}: no legal turn, Moksha (the game ends drawn)"
         n = int(R.turn_moves(self.st, np.int64(action)))
         moves = "; ".join(self._die_words(self.st.moves[i]) for i in range(n))
@@ -542,14 +554,17 @@ class SamsaraHandle(GameHandle):
             how = f"{a}-{b}: "
         return f"{how}{moves} -> {position_words(action & R.KEY_MASK)}"
 
-    @staticmethod
-    def _die_words(move: np.ndarray) -> str:
+    def _die_words(self, move: np.ndarray) -> str:
         d, origin, start, landing, owner = (int(x) for x in move)
         text = f"{d} moves {hollow_name(origin)}"
         if start != origin:
             text += f" (starting on {hollow_name(start)}, its full double field's other half)"
         if owner >= 0:
-            return (f"{text} into the {LANE_NAMES[owner]} goal (a goal for seat {owner + 1}), "
+            what = f"a goal for seat {owner + 1}"
+            if owner != int(self.st.player[0]) and self.st.pi[R.PI_OPP_GOAL] == \
+                    R.OPP_SCORES_NOTHING:
+                what = "it scores nothing"
+            return (f"{text} into the {LANE_NAMES[owner]} goal ({what}), "
                     f"back on {hollow_name(landing)}")
         text += f" to {hollow_name(landing)}"
         if landing // R.LANE != start // R.LANE:
@@ -586,12 +601,12 @@ class SamsaraHandle(GameHandle):
     # --- for tests and tools: hand-built positions, forbidden options ---
     def set_position(self, hollows: Iterable[tuple[int, int]], goals: tuple[int, int] = (0, 0),
                      to_move: int = 0, dice: tuple[int, int] | None = None,
-                     game: int = 0) -> None:
+                     game: int = 0, extra: bool = False) -> None:
         """Put the marbles on `hollows` ((lane, cell 1-24) pairs) with `goals`, seat
-        `to_move` to act in game `game` (started by seat `game`), rolling `dice` (or a
-        roll from its stream)."""
+        `to_move` to act in game `game` (started by seat `game`; in a match's extra turn
+        when `extra`), rolling `dice` (or a roll from its stream)."""
         R.set_position(self.st, np.int64(key_of(hollows, goals)), np.int64(to_move),
-                       np.int64(game))
+                       np.int64(game), np.int64(extra))
         if dice is not None:
             self.set_dice(*dice)
 
