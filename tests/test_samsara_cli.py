@@ -219,3 +219,37 @@ def test_smaller_board_content_runs(tmp_path):
     aggs = GAME.new_aggregates(prep)
     GAME.run_chunk(prep, 1, 0, 50, aggs, None)
     assert aggs["wins"].sum() == 50
+
+
+def test_run_chunk_honours_forbidden_options():
+    """forbid[s, o] reaches the players of the fast path: a seat denied its own goal never
+    enters it; the other seat is not restricted."""
+    prep = GAME.prepare(GAME.load_content(STANDARD), 2, ("greedy", "greedy"),
+                        GAME.resolve_rules(["opponent-goal=scores-for-owner"]))
+    assert GAME.options == ("own-goal", "opponent-goal")
+    free = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 3, 0, 60, free, None)
+    GAME.run_chunk(prep, 3, 0, 60, denied := GAME.new_aggregates(prep), None,
+                   forbid=np.array([[True, False], [False, False]]))
+    assert free["goal_moves"][0, 0] > 0 and denied["goal_moves"][0, 0] == 0
+    assert denied["goal_moves"][1, 1] > 0
+    assert denied["wins"][1] > free["wins"][1]
+    none = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 3, 0, 60, none, None, forbid=np.zeros((2, 2), bool))
+    assert all((none[k] == free[k]).all() for k in free)
+
+
+def test_value_finds_the_dominant_option(tmp_path):
+    """A rule that makes an option dominant: with goals for the owner allowed in either
+    goal, a player denied its own goal can only score through the opponent's mistakes, so
+    `simcli value` ranks own-goal first, far above zero; entering the opponent's goal
+    (which scores for the opponent) is worth nothing to greedy."""
+    r = invoke("value", "samsara", "-n", 400, "--rule", "opponent-goal=scores-for-owner",
+               "--threads", 1, "--json", "--quiet", "--out", tmp_path / "v")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    overall = {row["option"]: row for row in data["restricted"] if row["seat"] == "overall"}
+    best = max(overall.values(), key=lambda row: row["value"])
+    assert best["option"] == "own-goal" and best["ci_low"] > 0.3
+    assert overall["opponent-goal"]["ci_low"] <= 0.05
+    assert data["removal"] == []  # options that are not cards cannot be removed

@@ -140,6 +140,11 @@ class Prepared:
     V: np.ndarray
     pe: np.ndarray
 
+    @property
+    def players(self) -> int:
+        """Players of the run (always 2)."""
+        return len(self.seats)
+
 
 def _line_of(text: str, needle: str) -> int | None:
     for i, line in enumerate(text.splitlines(), start=1):
@@ -321,6 +326,11 @@ class Samsara(Game):
         "points_0", "points_1",
     )
     length_column = "game1_turns"  # a single game's length (game 1's in competition)
+    # options a player can be denied (`simcli value`): turns entering its own goal, turns
+    # entering the opponent's goal (under opponent-goal=scores-for-owner); the kernel's
+    # forbid columns (rules.OPTIONS). Neither is a card: nothing to remove from the content.
+    options = R.OPTIONS
+    value_n = 40_000  # 5 runs (base, 2 options x 2 seats) of greedy play: about a minute
 
     def load_content(self, path: Path) -> Content:
         """Read and validate a board file."""
@@ -368,14 +378,18 @@ class Samsara(Game):
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None, rotation: int = 0,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
         """Play a chunk of playouts into `aggs`: in rotation r player j (policy seats[j],
         its own dice and choices) sits at seat (j + r) % 2, for the whole match in
-        competition; statistics and the `winner` column are by seat."""
+        competition; statistics and the `winner` column are by seat. forbid[s, o] (bool,
+        (2, len(options))) denies seat s option o; None denies nothing."""
         out = rows if rows is not None else np.zeros((0, PL.N_ROW), np.int64)
-        PL.play_chunk(self.state(prep, aggs, rotation), PL.no_forbid(), np.uint64(seed),
-                      first, count, out)
+        ban = PL.no_forbid()
+        if forbid is not None:
+            ban[:] = np.asarray(forbid, np.bool_)
+        PL.play_chunk(self.state(prep, aggs, rotation), ban, np.uint64(seed), first, count,
+                      out)
 
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0
                ) -> SamsaraHandle:
