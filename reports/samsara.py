@@ -16,10 +16,19 @@ import numpy as np
 import polars as pl
 
 from reports import charts as C
-from reports.stats import Estimate, binomial_p, distribution, mean_from_moments, rate
+from reports.stats import (
+    Estimate,
+    binomial_p,
+    distribution,
+    mean_from_moments,
+    rate,
+    ratio_rate,
+)
 from reports.summary import Chart, LongTable, Summary
 
 FLAG_LEVEL = 0.01  # flagged when significant at the 99% level
+# the clustered rates of each game ending, in the order of the `ends` figures
+END_CLUSTERS = ("end_direct", "end_extra_fail", "end_both", "end_moksha", "end_capped")
 
 
 def _pct(x: float | None) -> str:
@@ -28,6 +37,28 @@ def _pct(x: float | None) -> str:
 
 def _ci(e: Estimate) -> str:
     return f"{_pct(e.value)} (95% CI {_pct(e.lo)}-{_pct(e.hi)})"
+
+
+def clustered(s: dict, name: str, y: float, x: float) -> Estimate:
+    """A rate counted several times per playout (turns; the games of a match): y of x,
+    with the ratio estimator's interval clustered by playout (reports.stats.ratio_rate
+    from the kernel's per-playout sums `clusters[name]` = (yy, xx, xy))."""
+    yy, xx, xy = (float(v) for v in s["clusters"][name])
+    return ratio_rate(y, x, yy, xx, xy, s["playouts"])
+
+
+def clustered_p(s: dict, name: str, y: float, x: float, null: float) -> float:
+    """Two-sided p-value of a clustered rate against `null`: its cluster-robust standard
+    error, normal approximation (the games of a match are not independent)."""
+    yy, xx, xy = (float(v) for v in s["clusters"][name])
+    g = s["playouts"]
+    if x <= 0 or g < 2:
+        return math.nan
+    r = y / x
+    var = max(yy - 2 * r * xy + r * r * xx, 0.0) / (g * (g - 1)) / (x / g) ** 2
+    if var <= 0:
+        return 0.0 if r != null else 1.0
+    return math.erfc(abs(r - null) / math.sqrt(var) / math.sqrt(2))
 
 
 def _unit(s: dict) -> str:
@@ -67,10 +98,16 @@ def start_table(s: dict, long: LongTable) -> pl.DataFrame:
     """Start player against second player over every game played (both games of a match)."""
     games = s["start_wins"] + s["second_wins"] + s["game_draws"]
     decisive = s["start_wins"] + s["second_wins"]
-    start = rate(s["start_wins"], games)
-    second = rate(s["second_wins"], games)
-    share = rate(s["start_wins"], decisive)
-    p = binomial_p(s["start_wins"], decisive, 0.5)
+    if s["match"]:  # two games per playout: intervals clustered by match
+        start = clustered(s, "start_wins", s["start_wins"], games)
+        second = clustered(s, "second_wins", s["second_wins"], games)
+        share = clustered(s, "start_decisive", s["start_wins"], decisive)
+        p = clustered_p(s, "start_decisive", s["start_wins"], decisive, 0.5)
+    else:
+        start = rate(s["start_wins"], games)
+        second = rate(s["second_wins"], games)
+        share = rate(s["start_wins"], decisive)
+        p = binomial_p(s["start_wins"], decisive, 0.5)
     flag = "start player favoured (99%)" if p < FLAG_LEVEL and share.value > 0.5 else (
         "second player favoured (99%)" if p < FLAG_LEVEL else "")
     long.add("start_player", "win_rate", "start player", start)
@@ -93,15 +130,15 @@ def outcome_table(s: dict, long: LongTable) -> pl.DataFrame:
     """How games ended (Moksha, centre reached, competition branches, safety cap)."""
     games = s["games"]
     rows = []
-    for name, k in s["ends"].items():
+    for i, (name, k) in enumerate(s["ends"].items()):
         if not s["match"] and name in ("start player first, extra turn fails",
                                        "both at the centre: sides compared"):
             continue
-        e = rate(k, games)
+        e = clustered(s, END_CLUSTERS[i], k, games) if s["match"] else rate(k, games)
         long.add("outcomes", "share_of_games", name, e)
         rows.append({"ending": name, "games": k, "share": e.value, "ci_low": e.lo,
                      "ci_high": e.hi, "n": games})
-    e = rate(s["single_die_turns"], s["turns"])
+    e = clustered(s, "single_die", s["single_die_turns"], s["turns"])  # per turn
     long.add("outcomes", "share_of_turns", "only one die playable", e)
     rows.append({"ending": "turns where only one die could be played",
                  "games": s["single_die_turns"], "share": e.value, "ci_low": e.lo,

@@ -645,3 +645,27 @@ def test_core_stats_and_match_aggregates():
     assert aggs["misc"][Misc.GAMES] == 400 and aggs["game_len"].sum() == 400
     assert aggs["points"][0].sum() == 200 and aggs["diff"].sum() == 200
     assert core.margin is not None and core.margin.sum() == 200 - core.shared
+
+
+@pytest.mark.parametrize("rules", [{"match": "competition"},
+                                   {"single_die": "play-higher", "opponent_goal":
+                                    "scores-for-owner"}])
+def test_cluster_sums_are_the_per_playout_sums_of_squares(rules):
+    """stats.Cluster: the kernel's sums of y_g^2, x_g^2, x_g y_g equal those of playouts
+    played one at a time (y_g, x_g read from each playout's own aggregates)."""
+    prep = prepared(("random", "greedy"), **rules)
+    total = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 4, 0, 40, total, None)
+    want = np.zeros_like(total["clusters"])
+    for g in range(40):
+        one = GAME.new_aggregates(prep)
+        GAME.run_chunk(prep, 4, g, 1, one, None)
+        games = one["misc"][Misc.GAMES]
+        starts = one["starts"]
+        pairs = [(one["misc"][Misc.SINGLE_DIE], one["misc"][Misc.TURNS]),
+                 (starts[0], games), (starts[1], games), (starts[0], starts[0] + starts[1]),
+                 *[(one["ends"][e], games) for e in End]]
+        for c, (y, x) in enumerate(pairs):
+            want[c] += (y * y, x * x, x * y)
+    assert (total["clusters"] == want).all()
+    assert total["clusters"][:, 1].sum() > 0

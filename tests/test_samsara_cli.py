@@ -187,16 +187,52 @@ def test_bad_content_names_file_line_and_field(tmp_path):
     assert "twice" in msg and "start_cells" in msg
     msg = error_of(edited(tmp_path, "start_cells = [1, 2, 3, 4, 5, 6]",
                           "start_cells = [1, 2, 13]"))
-    assert "1-12" in msg
+    assert "'board.start_cells[2]'" in msg and "<= 12" in msg
     msg = error_of(edited(tmp_path, "double_fields = 24", "double_fields = 20"))
     assert "'board.double_fields'" in msg
     msg = error_of(edited(tmp_path, "moksha_points = 4", "moksha_points = 4\nbonus = 1"))
-    assert "unknown field 'scoring.bonus'" in msg
+    assert "'scoring.bonus'" in msg and "unknown field" in msg
     msg = error_of(edited(tmp_path, 'game = "samsara"', 'game = "chess"'))
     assert "not samsara" in msg
     bad = tmp_path / "bad.toml"
     bad.write_text("[board\n")
     assert "line 1" in error_of(bad)
+
+
+@pytest.mark.parametrize(("old", "new", "field"), [
+    ("goals_to_win = 6", 'goals_to_win = "six"', "scoring.goals_to_win"),  # wrong type
+    ("goals_to_win = 6", "goals_to_win = true", "scoring.goals_to_win"),
+    ("goals_to_win = 6", "goals_to_win = 0", "scoring.goals_to_win"),  # out of range
+    ("moksha_points = 4", "moksha_points = 25", "scoring.moksha_points"),
+    ("moksha_points = 4", "moksha_points = 4.0", "scoring.moksha_points"),
+    ("double_fields = 24", "double_fields = 23", "board.double_fields"),
+    ("start_cells = [1, 2, 3, 4, 5, 6]", "start_cells = []", "board.start_cells"),
+    ("start_cells = [1, 2, 3, 4, 5, 6]", "start_cells = [1, 2, 3, 4, 5, 6, 7]",
+     "board.start_cells"),
+    ("start_cells = [1, 2, 3, 4, 5, 6]", 'start_cells = [1, "2"]', "board.start_cells[1]"),
+    ("start_cells = [1, 2, 3, 4, 5, 6]", "start_cells = [0, 2]", "board.start_cells[0]"),
+    ("start_cells = [1, 2, 3, 4, 5, 6]", "start_cells = 3", "board.start_cells"),
+    ("double_fields = 24", "double_fields = 24\nlanes = 2", "board.lanes"),  # unknown key
+    ('name = "standard"', 'name = "standard"\nauthor = "x"', "content.author"),
+    ("assumed = true", 'assumed = "yes"', "content.assumed"),
+    ("[scoring]", "[bonus]\nx = 1\n\n[scoring]", "bonus"),  # unknown table
+])
+def test_each_bad_value_is_a_one_line_error_naming_its_line(tmp_path, old, new, field):
+    path = edited(tmp_path, old, new)
+    msg = error_of(path)
+    last = new.split("\n")[-1]
+    head = "[bonus]" if field == "bonus" else last.split("=")[0].strip() + " ="
+    line = next(i for i, t in enumerate(path.read_text().splitlines(), 1)
+                if t.startswith(head))
+    assert "\n" not in msg
+    assert msg.startswith(f"{path} line {line}: field '{field}'"), msg
+
+
+def test_missing_table_is_named(tmp_path):
+    path = tmp_path / "b.toml"
+    path.write_text("[board]\ndouble_fields = 24\nstart_cells = [1]\n")
+    msg = error_of(path)
+    assert "scoring" in msg and "\n" not in msg
 
 
 def test_bad_content_on_the_command_line_is_one_line(tmp_path):

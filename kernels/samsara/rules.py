@@ -48,7 +48,7 @@ from kernels import rng as streams
 from kernels.bits import trailing_zeros
 from kernels.config import NO_ALLOC
 from kernels.rng import below, die, next_u64, seed_lanes
-from kernels.samsara.stats import N_LEN, N_PTS, End, Misc, Outcome, Start
+from kernels.samsara.stats import N_LEN, N_PTS, Cluster, End, Misc, Moment, Outcome, Start
 
 LANE = 24
 N_HOLLOW = 48
@@ -142,6 +142,7 @@ State = namedtuple("State", [
     "game_winner",  # (2,) int64: each game's winning seat (-1 none)
     "game_turns",  # (2,) int64: each game's length in turns
     "game_key",  # (2,) int64: each game's final position key
+    "pc",  # (len(Cluster),) int64: this playout's y_g of each clustered rate (stats.Cluster)
     # --- the run's parameters (read only) ---
     "start",  # (1,) int64: the start position key
     "step",  # (24, 13) int64: step[c, d] as in the module docstring
@@ -190,7 +191,7 @@ def new_state(start_cells: np.ndarray, step: np.ndarray, pi: np.ndarray, values:
         starter=z(1, np.int64), extra=z(1, np.int64), capped=z(1, np.int64),
         points=z(2, np.int64), winner=np.full(1, -1, np.int64),
         game_end=np.full(2, -1, np.int64), game_winner=np.full(2, -1, np.int64),
-        game_turns=z(2, np.int64), game_key=z(2, np.int64),
+        game_turns=z(2, np.int64), game_key=z(2, np.int64), pc=z(len(Cluster), np.int64),
         start=start, step=np.ascontiguousarray(step, np.int64),
         tgt=move_table(np.ascontiguousarray(step, np.int64)),
         pi=np.ascontiguousarray(pi, np.int64), pol=seat_pol, lane=lane,
@@ -865,6 +866,8 @@ def setup(st, seed, playout):
         st.game_winner[s] = -1
         st.game_turns[s] = 0
         st.game_key[s] = 0
+    for c in range(st.pc.shape[0]):
+        st.pc[c] = 0
     start_game(st, np.int64(0))
     roll(st)
 
@@ -939,6 +942,7 @@ def play_turn(st, a):
     st.aggs.misc[Misc.TURNS] += 1
     if a & ONE_DIE:
         st.aggs.misc[Misc.SINGLE_DIE] += 1
+        st.pc[Cluster.SINGLE_DIE] += 1
     win = st.pi[PI_WIN]
     for s in range(2):
         d = goals_of(key, s) - goals_of(before, s)
@@ -1006,6 +1010,9 @@ def finish_game(st, end, winner):
     if end == End.CAPPED:
         st.capped[0] = 1
     record_game(st.aggs, g, end, winner, key, st.starter[0], st.turns[0])
+    if winner >= 0:
+        st.pc[Cluster.START_WINS if winner == st.starter[0] else Cluster.SECOND_WINS] += 1
+    st.pc[Cluster.END_DIRECT + end] += 1
     ev.emit(st.log, st.log_n, st.ply[0], np.int64(-1), np.int64(EV_END), end, winner, side0,
             side1)
     if st.pi[PI_MATCH] == 1:
@@ -1052,10 +1059,34 @@ def finish_playout(st):
     aggs.wins[Outcome.DRAW if result < 0 else result] += 1
     aggs.length[min(st.ply[0], N_LEN - 1)] += 1
     aggs.misc[Misc.CAPPED] += st.capped[0]
+    record_clusters(st)
     st.winner[0] = result
     st.player[0] = -1
     ev.emit(st.log, st.log_n, st.ply[0], np.int64(-1), np.int64(EV_RESULT), result,
             st.ply[0], p0 if match else np.int64(-1), p1 if match else np.int64(-1))
+
+
+@njit(**NO_ALLOC, inline="always")
+def add_cluster(clusters, c, y, x):
+    """Add one playout's y_g and x_g of clustered rate c (stats.Cluster)."""
+    clusters[c, Moment.YY] += y * y
+    clusters[c, Moment.XX] += x * x
+    clusters[c, Moment.XY] += x * y
+
+
+@njit(**NO_ALLOC)
+def record_clusters(st):
+    """Add the finished playout's per-playout sums of the clustered rates."""
+    cl = st.aggs.clusters
+    pc = st.pc
+    games = st.game[0] + 1
+    add_cluster(cl, Cluster.SINGLE_DIE, pc[Cluster.SINGLE_DIE], st.ply[0])
+    add_cluster(cl, Cluster.START_WINS, pc[Cluster.START_WINS], games)
+    add_cluster(cl, Cluster.SECOND_WINS, pc[Cluster.SECOND_WINS], games)
+    add_cluster(cl, Cluster.START_DECISIVE, pc[Cluster.START_WINS],
+                pc[Cluster.START_WINS] + pc[Cluster.SECOND_WINS])
+    for c in range(Cluster.END_DIRECT, Cluster.END_CAPPED + 1):
+        add_cluster(cl, c, pc[c], games)
 
 
 @njit(**NO_ALLOC)
