@@ -55,8 +55,8 @@ def test_competition_match_report(tmp_path):
                "--quiet", "--rule", "re-entry=both-empty", "--rule",
                "opponent-goal=scores-for-owner")
     assert r.exit_code == 0, r.output
-    for name in ("tables/match.csv", "tables/match_points.csv", "charts/match_points.png",
-                 "charts/seat_win_rates.png", "charts/length.png", "report.md"):
+    for name in ("tables/match.csv", "charts/match_points.png",
+                 "charts/seats.png", "charts/length.png", "report.md"):
         assert (out / name).exists(), name
     summary = pl.read_parquet(out / "summary.parquet")
     assert (summary["ci_low"] <= summary["value"] + 1e-12).all()
@@ -79,7 +79,7 @@ def test_mirror_json_gives_each_players_paired_win_rate(tmp_path):
     assert sum(row["wins"] for row in seats) == 4000  # both seatings of every seed, by seat
     assert seats[0]["policy"] == "greedy / random (rotated)"
     assert data["summary"]["skill"][0]["in_this_run"].startswith("yes")
-    assert len(data["summary"]["pairings"]) == 1
+    assert seats[0]["fair"] == seats[1]["fair"] == (4000 - seats[2]["wins"]) / 8000
 
 
 def test_mirror_of_equal_policies_gives_an_interval_around_one_half(tmp_path):
