@@ -451,6 +451,17 @@ def test_match_goal_for_the_start_player_on_the_other_players_turn_gives_no_extr
     assert list(game.st.points) == [0, 6 - 3]
 
 
+def test_a_match_second_game_is_started_by_the_other_seat():
+    """Competition: 'the starting player changes' between the two games of a match."""
+    game = handle(("random", "random"), seed=2, match="competition")
+    assert game.observation(0)["start_seat"] == 1 and game.current_player() == 0
+    while game.st.game[0] == 0:
+        game.step()
+    obs = game.observation(1)
+    assert obs["game"] == 2 and obs["start_seat"] == 2 and obs["to_move"] == 2
+    assert obs["turns_this_game"] == 0
+
+
 def first_dice(seed, index, lane):
     """The first roll a player on stream `lane` of playout (seed, index) makes."""
     states = new_states(6, R.LANES)
