@@ -16,10 +16,10 @@ WIN = 6
 
 @dataclass(frozen=True)
 class Rules:
-    """The rule options that change move generation (sheet defaults)."""
+    """The rule options that change move generation (the game's defaults)."""
 
-    re_entry: str = "lowest-empty"  # or "both-empty"
-    opponent_goal: str = "forbidden"  # or "scores-for-owner"
+    re_entry: str = "both-empty"  # or "lowest-empty"
+    opponent_goal: str = "forbidden"  # or "scores-for-owner", "allowed-scores-nothing"
     arc: str = "step"  # or "extra-step"
     same_marble: str = "each-die"  # or "whole-move"
     single_die: str = "play-either"  # or "play-higher", "moksha"
@@ -55,8 +55,9 @@ def cell_at(p: int, rules: Rules) -> int | str | None:
     return p - 1
 
 
-def re_entry(hollows: frozenset, lane: int, rules: Rules) -> tuple[int, int]:
-    """Where a marble that scored in `lane`'s goal comes back on (the far side, cells 1-12)."""
+def re_entry(hollows: frozenset, lane: int, rules: Rules) -> tuple[int, int] | None:
+    """Where a marble that scored in `lane`'s goal comes back on (the far side, cells 1-12);
+    None when there is no such place (the goal entry cannot be made)."""
     for k in range(1, 13):
         h = (lane, k)
         if h in hollows:
@@ -64,13 +65,14 @@ def re_entry(hollows: frozenset, lane: int, rules: Rules) -> tuple[int, int]:
         if rules.re_entry == "both-empty" and partner(h) in hollows:
             continue
         return h
-    raise AssertionError("no free hollow to re-enter")
+    return None
 
 
 def one_move(hollows: frozenset, goals: tuple[int, int], mover: int, origin, start, pips: int,
              rules: Rules):
     """Move the marble on `origin`, counting from `start` (origin, or its partner when the
-    double field is full), `pips` forward. Returns (hollows, goals, landing hollow) or None."""
+    double field is full), `pips` forward. Returns (hollows, goals, landing hollow, whether
+    it entered a goal) or None."""
     lane, k = start
     rest = hollows - {origin}
     to = cell_at(pips_of(k, rules) + pips, rules)
@@ -81,19 +83,23 @@ def one_move(hollows: frozenset, goals: tuple[int, int], mover: int, origin, sta
         if owner != mover and rules.opponent_goal == "forbidden":
             return None
         g = list(goals)
-        g[owner] = min(WIN, g[owner] + 1)
+        if owner == mover or rules.opponent_goal == "scores-for-owner":
+            g[owner] = min(WIN, g[owner] + 1)
         back = re_entry(rest, lane, rules)
-        return rest | {back}, tuple(g), back
+        if back is None:
+            return None
+        return rest | {back}, tuple(g), back, True
     target = (lane, to)
     if target in rest:
         target = partner(target)
         if target in rest:
             return None  # both halves full: the move cannot be made
-    return rest | {target}, goals, target
+    return rest | {target}, goals, target, False
 
 
 def single_moves(hollows: frozenset, goals, mover: int, pips: int, rules: Rules):
-    """Every legal move of one die: list of (hollows, goals, origin, landing, scored)."""
+    """Every legal move of one die: list of (hollows, goals, origin, landing, entered a
+    goal)."""
     out = []
     for origin in sorted(hollows):
         starts = [origin]
@@ -102,8 +108,13 @@ def single_moves(hollows: frozenset, goals, mover: int, pips: int, rules: Rules)
         for start in starts:
             r = one_move(hollows, goals, mover, origin, start, pips, rules)
             if r is not None:
-                out.append((r[0], r[1], origin, r[2], r[1] != goals))
+                out.append((r[0], r[1], origin, r[2], r[3]))
     return out
+
+
+def decides(goals, after) -> bool:
+    """Whether a move took a scoring track from below WIN to WIN (the game is decided)."""
+    return any(after[p] >= WIN > goals[p] for p in range(2))
 
 
 def turns(hollows, goals, mover: int, a: int, b: int, rules: Rules = Rules()) -> set:
@@ -113,12 +124,12 @@ def turns(hollows, goals, mover: int, a: int, b: int, rules: Rules = Rules()) ->
     goals = tuple(goals)
     full: set = set()
     for d1, d2 in ((a, b), (b, a)) if a != b else ((a, b),):
-        for h1, g1, _origin, landing, scored in single_moves(hollows, goals, mover, d1, rules):
-            if max(g1) >= WIN:
+        for h1, g1, _origin, landing, entered in single_moves(hollows, goals, mover, d1, rules):
+            if decides(goals, g1):
                 full.add((h1, g1))  # the game is decided: the turn ends at once
                 continue
             for h2, g2, origin2, _l, _s in single_moves(h1, g1, mover, d2, rules):
-                if rules.same_marble == "whole-move" and origin2 == landing and not scored:
+                if rules.same_marble == "whole-move" and origin2 == landing and not entered:
                     continue  # one marble's two dice are one move (below)
                 full.add((h2, g2))
     if rules.same_marble == "whole-move":

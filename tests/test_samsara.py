@@ -156,13 +156,38 @@ def test_opponent_goal_is_forbidden_by_default_or_scores_for_its_owner():
         after(pos, [(SQUARE, 22)], [(SQUARE, 1)]), (0, 1))  # the goal's owner scores
 
 
-def test_re_entry_lowest_empty_hollow_or_first_empty_double_field():
+def test_re_entry_first_free_double_space_by_default_or_lowest_empty_hollow():
+    """Rulebook: 'the first free double space on the opposite side' (default both-empty)."""
     pos = frozenset([(ROUND, 22), (ROUND, 1), (SQUARE, 14), *FAR])
     # round 1 taken; round 2 empty but its other half (square 14) is taken
     assert move(pos, (ROUND, 22), (ROUND, 22), 3) == (
-        after(pos, [(ROUND, 22)], [(ROUND, 2)]), (1, 0))
-    assert move(pos, (ROUND, 22), (ROUND, 22), 3, re_entry="both-empty") == (
         after(pos, [(ROUND, 22)], [(ROUND, 3)]), (1, 0))
+    assert move(pos, (ROUND, 22), (ROUND, 22), 3, re_entry="lowest-empty") == (
+        after(pos, [(ROUND, 22)], [(ROUND, 2)]), (1, 0))
+    # through the handle: the 3 enters the goal, the 1 then moves the marble that came back
+    via_3 = (after(pos, [(ROUND, 22)], [(ROUND, 4)]), (1, 0))  # back on 3, on to 4
+    via_2 = (after(pos, [(ROUND, 22)], [(ROUND, 3)]), (1, 0))  # back on 2, on to 3
+    res = turns(pos, 3, 1)
+    low = turns(pos, 3, 1, re_entry="lowest-empty")
+    assert via_3 in res and via_2 not in res
+    assert via_2 in low and via_3 not in low
+
+
+def test_opponent_goal_allowed_scores_nothing():
+    """Third reading: a marble may enter the opponent's goal; nobody scores, and it comes
+    back on the far side as after a goal."""
+    pos = frozenset([(SQUARE, 22), *FAR])
+    rule = {"opponent_goal": "allowed-scores-nothing"}
+    entered = (after(pos, [(SQUARE, 22)], [(SQUARE, 1)]), (0, 5))
+    assert move(pos, (SQUARE, 22), (SQUARE, 22), 3, goals=(0, 5), **rule) == entered
+    # through the handle: it is a legal turn that scores nothing and so cannot decide
+    res = turns(pos, 3, 3, goals=(0, 5), **rule)
+    assert all(g == (0, 5) for _x, g in res)
+    assert any((SQUARE, 22) not in x and (SQUARE, 1) in x for x, _g in res)
+    assert all((SQUARE, 22) in x for x, _g in turns(pos, 3, 3, goals=(0, 5)))
+    # its own goal still scores
+    own = frozenset([(ROUND, 22), *FAR])
+    assert move(own, (ROUND, 22), (ROUND, 22), 3, **rule)[1] == (1, 0)
 
 
 def test_lane_checks_apply_to_each_die_or_to_the_whole_move():
@@ -220,7 +245,8 @@ def test_either_die_higher_die_or_moksha_when_both_cannot_be_played():
 
 RULE_SETS = [
     {},
-    {"opponent_goal": "scores-for-owner", "re_entry": "both-empty"},
+    {"opponent_goal": "scores-for-owner", "re_entry": "lowest-empty"},
+    {"opponent_goal": "allowed-scores-nothing"},
     {"arc": "extra-step", "same_marble": "whole-move", "single_die": "play-higher"},
     {"single_die": "moksha", "opponent_goal": "scores-for-owner", "same_marble": "whole-move"},
 ]
@@ -237,7 +263,10 @@ def random_position(rng):
         hs = rng.sample(near, 12)
     else:
         hs = rng.sample(cells, rng.randint(1, 5))
-    return frozenset(hs), (rng.randint(0, 5), rng.randint(0, 5))
+    goals = [rng.randint(0, 5), rng.randint(0, 5)]
+    if rng.random() < 0.25:  # a track at the centre (a match's extra turn): no early end
+        goals[rng.randint(0, 1)] = N.WIN
+    return frozenset(hs), tuple(goals)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -373,6 +402,64 @@ def test_match_scoring_helper_for_each_branch():
 def test_moksha_in_a_match_gives_four_points_each():
     end, winner, turns_, _final, pts = scripted(key_of(MOKSHA), 0, [(6, 6)], match="competition")
     assert end == End.MOKSHA and winner == -1 and turns_ == 0 and list(pts) == [4, 4]
+
+
+# MOKSHA with the lanes swapped: the square player has no legal turn with 6-6
+MOKSHA_SQUARE = frozenset((1 - lane, k) for lane, k in MOKSHA)
+
+
+def test_match_moksha_in_the_extra_turn_leaves_the_start_player_the_winner():
+    """The extra turn only evens the turns: the start player is already at the centre, so
+    a Moksha in it is a failed extra turn (distance points), not a 4-4 draw."""
+    game = handle(match="competition")
+    game.set_position(MOKSHA_SQUARE, (6, 3), to_move=1, game=0, extra=True, dice=(6, 6))
+    assert game.observation(1)["extra_turn"]
+    assert game.legal_actions() == [R.MOKSHA]
+    game.apply(R.MOKSHA)
+    st = game.st
+    assert st.game_end[0] == End.EXTRA_FAIL and st.game_winner[0] == 0
+    assert list(st.points) == [6 - 3, 0]
+    assert st.aggs.misc[Misc.EXTRA_MOKSHA] == 1
+    # the same roll outside the extra turn: Moksha, a draw, 4 points each
+    game = handle(match="competition")
+    game.set_position(MOKSHA_SQUARE, (5, 3), to_move=1, game=0, dice=(6, 6))
+    game.apply(R.MOKSHA)
+    assert game.st.game_end[0] == End.MOKSHA and list(game.st.points) == [4, 4]
+
+
+def test_match_goal_for_the_start_player_on_the_other_players_turn_gives_no_extra_turn():
+    """opponent-goal=scores-for-owner: the second player's marble brings the start
+    player's track to the centre. Both have had as many turns: the game ends at once, the
+    start player alone at the centre (no extra turn, least of all for the mover)."""
+    rules = {"match": "competition", "opponent_goal": "scores-for-owner"}
+    pos = [(ROUND, 24), *FAR]
+    game = handle(**rules)
+    game.set_position(pos, (5, 3), to_move=1, game=0, dice=(1, 2))
+    scored = key_of([(ROUND, 1), *FAR], (6, 3))  # the 1 enters the round goal: decided
+    assert scored in game.legal_actions()
+    game.apply(scored)
+    st = game.st
+    assert st.game_end[0] == End.DIRECT and st.game_winner[0] == 0
+    assert list(st.points) == [6 - 3, 0]
+    assert st.game[0] == 1  # the match went on to its second game
+    # the start player scoring the second player's last goal: that player wins at once
+    game = handle(**rules)
+    game.set_position([(SQUARE, 24), *FAR], (3, 5), to_move=0, game=0, dice=(1, 2))
+    scored = key_of([(SQUARE, 1), (SQUARE, 9), (SQUARE, 10)], (3, 6))
+    game.apply(scored)
+    assert game.st.game_end[0] == End.DIRECT and game.st.game_winner[0] == 1
+    assert list(game.st.points) == [0, 6 - 3]
+
+
+def test_a_match_second_game_is_started_by_the_other_seat():
+    """Competition: 'the starting player changes' between the two games of a match."""
+    game = handle(("random", "random"), seed=2, match="competition")
+    assert game.observation(0)["start_seat"] == 1 and game.current_player() == 0
+    while game.st.game[0] == 0:
+        game.step()
+    obs = game.observation(1)
+    assert obs["game"] == 2 and obs["start_seat"] == 2 and obs["to_move"] == 2
+    assert obs["turns_this_game"] == 0
 
 
 def first_dice(seed, index, lane):
@@ -572,3 +659,27 @@ def test_core_stats_and_match_aggregates():
     assert aggs["misc"][Misc.GAMES] == 400 and aggs["game_len"].sum() == 400
     assert aggs["points"][0].sum() == 200 and aggs["diff"].sum() == 200
     assert core.margin is not None and core.margin.sum() == 200 - core.shared
+
+
+@pytest.mark.parametrize("rules", [{"match": "competition"},
+                                   {"single_die": "play-higher", "opponent_goal":
+                                    "scores-for-owner"}])
+def test_cluster_sums_are_the_per_playout_sums_of_squares(rules):
+    """stats.Cluster: the kernel's sums of y_g^2, x_g^2, x_g y_g equal those of playouts
+    played one at a time (y_g, x_g read from each playout's own aggregates)."""
+    prep = prepared(("random", "greedy"), **rules)
+    total = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 4, 0, 40, total, None)
+    want = np.zeros_like(total["clusters"])
+    for g in range(40):
+        one = GAME.new_aggregates(prep)
+        GAME.run_chunk(prep, 4, g, 1, one, None)
+        games = one["misc"][Misc.GAMES]
+        starts = one["starts"]
+        pairs = [(one["misc"][Misc.SINGLE_DIE], one["misc"][Misc.TURNS]),
+                 (starts[0], games), (starts[1], games), (starts[0], starts[0] + starts[1]),
+                 *[(one["ends"][e], games) for e in End]]
+        for c, (y, x) in enumerate(pairs):
+            want[c] += (y * y, x * x, x * y)
+    assert (total["clusters"] == want).all()
+    assert total["clusters"][:, 1].sum() > 0

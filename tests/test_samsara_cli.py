@@ -28,8 +28,12 @@ def test_games_lists_samsara_with_every_rule_option():
     g = data["samsara"]
     assert g["players"] == "2-2" and set(g["policies"]) == {"random", "greedy", "lookahead"}
     assert {r["name"]: r["default"] for r in g["rules"]} == {
-        "match": "single", "re-entry": "lowest-empty", "opponent-goal": "forbidden",
+        "match": "single", "re-entry": "both-empty", "opponent-goal": "forbidden",
         "arc": "step", "same-marble": "each-die", "single-die": "play-either"}
+    choices = {r["name"]: r["choices"] for r in g["rules"]}
+    assert choices["opponent-goal"] == ["forbidden", "scores-for-owner",
+                                        "allowed-scores-nothing"]
+    assert choices["re-entry"] == ["both-empty", "lowest-empty"]
     assert g["content"][0]["assumed"]
 
 
@@ -51,8 +55,8 @@ def test_competition_match_report(tmp_path):
                "--quiet", "--rule", "re-entry=both-empty", "--rule",
                "opponent-goal=scores-for-owner")
     assert r.exit_code == 0, r.output
-    for name in ("tables/match.csv", "tables/match_points.csv", "charts/match_points.png",
-                 "charts/seat_win_rates.png", "charts/length.png", "report.md"):
+    for name in ("tables/match.csv", "charts/match_points.png",
+                 "charts/seats.png", "charts/length.png", "report.md"):
         assert (out / name).exists(), name
     summary = pl.read_parquet(out / "summary.parquet")
     assert (summary["ci_low"] <= summary["value"] + 1e-12).all()
@@ -75,7 +79,7 @@ def test_mirror_json_gives_each_players_paired_win_rate(tmp_path):
     assert sum(row["wins"] for row in seats) == 4000  # both seatings of every seed, by seat
     assert seats[0]["policy"] == "greedy / random (rotated)"
     assert data["summary"]["skill"][0]["in_this_run"].startswith("yes")
-    assert len(data["summary"]["pairings"]) == 1
+    assert seats[0]["fair"] == seats[1]["fair"] == (4000 - seats[2]["wins"]) / 8000
 
 
 def test_mirror_of_equal_policies_gives_an_interval_around_one_half(tmp_path):
@@ -183,16 +187,52 @@ def test_bad_content_names_file_line_and_field(tmp_path):
     assert "twice" in msg and "start_cells" in msg
     msg = error_of(edited(tmp_path, "start_cells = [1, 2, 3, 4, 5, 6]",
                           "start_cells = [1, 2, 13]"))
-    assert "1-12" in msg
+    assert "'board.start_cells[2]'" in msg and "<= 12" in msg
     msg = error_of(edited(tmp_path, "double_fields = 24", "double_fields = 20"))
     assert "'board.double_fields'" in msg
     msg = error_of(edited(tmp_path, "moksha_points = 4", "moksha_points = 4\nbonus = 1"))
-    assert "unknown field 'scoring.bonus'" in msg
+    assert "'scoring.bonus'" in msg and "unknown field" in msg
     msg = error_of(edited(tmp_path, 'game = "samsara"', 'game = "chess"'))
     assert "not samsara" in msg
     bad = tmp_path / "bad.toml"
     bad.write_text("[board\n")
     assert "line 1" in error_of(bad)
+
+
+@pytest.mark.parametrize(("old", "new", "field"), [
+    ("goals_to_win = 6", 'goals_to_win = "six"', "scoring.goals_to_win"),  # wrong type
+    ("goals_to_win = 6", "goals_to_win = true", "scoring.goals_to_win"),
+    ("goals_to_win = 6", "goals_to_win = 0", "scoring.goals_to_win"),  # out of range
+    ("moksha_points = 4", "moksha_points = 25", "scoring.moksha_points"),
+    ("moksha_points = 4", "moksha_points = 4.0", "scoring.moksha_points"),
+    ("double_fields = 24", "double_fields = 23", "board.double_fields"),
+    ("start_cells = [1, 2, 3, 4, 5, 6]", "start_cells = []", "board.start_cells"),
+    ("start_cells = [1, 2, 3, 4, 5, 6]", "start_cells = [1, 2, 3, 4, 5, 6, 7]",
+     "board.start_cells"),
+    ("start_cells = [1, 2, 3, 4, 5, 6]", 'start_cells = [1, "2"]', "board.start_cells[1]"),
+    ("start_cells = [1, 2, 3, 4, 5, 6]", "start_cells = [0, 2]", "board.start_cells[0]"),
+    ("start_cells = [1, 2, 3, 4, 5, 6]", "start_cells = 3", "board.start_cells"),
+    ("double_fields = 24", "double_fields = 24\nlanes = 2", "board.lanes"),  # unknown key
+    ('name = "standard"', 'name = "standard"\nauthor = "x"', "content.author"),
+    ("assumed = true", 'assumed = "yes"', "content.assumed"),
+    ("[scoring]", "[bonus]\nx = 1\n\n[scoring]", "bonus"),  # unknown table
+])
+def test_each_bad_value_is_a_one_line_error_naming_its_line(tmp_path, old, new, field):
+    path = edited(tmp_path, old, new)
+    msg = error_of(path)
+    last = new.split("\n")[-1]
+    head = "[bonus]" if field == "bonus" else last.split("=")[0].strip() + " ="
+    line = next(i for i, t in enumerate(path.read_text().splitlines(), 1)
+                if t.startswith(head))
+    assert "\n" not in msg
+    assert msg.startswith(f"{path} line {line}: field '{field}'"), msg
+
+
+def test_missing_table_is_named(tmp_path):
+    path = tmp_path / "b.toml"
+    path.write_text("[board]\ndouble_fields = 24\nstart_cells = [1]\n")
+    msg = error_of(path)
+    assert "scoring" in msg and "\n" not in msg
 
 
 def test_bad_content_on_the_command_line_is_one_line(tmp_path):
@@ -215,3 +255,37 @@ def test_smaller_board_content_runs(tmp_path):
     aggs = GAME.new_aggregates(prep)
     GAME.run_chunk(prep, 1, 0, 50, aggs, None)
     assert aggs["wins"].sum() == 50
+
+
+def test_run_chunk_honours_forbidden_options():
+    """forbid[s, o] reaches the players of the fast path: a seat denied its own goal never
+    enters it; the other seat is not restricted."""
+    prep = GAME.prepare(GAME.load_content(STANDARD), 2, ("greedy", "greedy"),
+                        GAME.resolve_rules(["opponent-goal=scores-for-owner"]))
+    assert GAME.options == ("own-goal", "opponent-goal")
+    free = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 3, 0, 60, free, None)
+    GAME.run_chunk(prep, 3, 0, 60, denied := GAME.new_aggregates(prep), None,
+                   forbid=np.array([[True, False], [False, False]]))
+    assert free["goal_moves"][0, 0] > 0 and denied["goal_moves"][0, 0] == 0
+    assert denied["goal_moves"][1, 1] > 0
+    assert denied["wins"][1] > free["wins"][1]
+    none = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 3, 0, 60, none, None, forbid=np.zeros((2, 2), bool))
+    assert all((none[k] == free[k]).all() for k in free)
+
+
+def test_value_finds_the_dominant_option(tmp_path):
+    """A rule that makes an option dominant: with goals for the owner allowed in either
+    goal, a player denied its own goal can only score through the opponent's mistakes, so
+    `simcli value` ranks own-goal first, far above zero; entering the opponent's goal
+    (which scores for the opponent) is worth nothing to greedy."""
+    r = invoke("value", "samsara", "-n", 400, "--rule", "opponent-goal=scores-for-owner",
+               "--threads", 1, "--json", "--quiet", "--out", tmp_path / "v")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    overall = {row["option"]: row for row in data["restricted"] if row["seat"] == "overall"}
+    best = max(overall.values(), key=lambda row: row["value"])
+    assert best["option"] == "own-goal" and best["ci_low"] > 0.3
+    assert overall["opponent-goal"]["ci_low"] <= 0.05
+    assert data["removal"] == []  # options that are not cards cannot be removed

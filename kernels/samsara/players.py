@@ -42,15 +42,19 @@ N_PE = 2
 TRIES = 64  # random policy: proposals drawn before listing the turns instead
 
 
-def weights_of(values: np.ndarray, pe: np.ndarray) -> np.ndarray:
+def weights_of(values: np.ndarray, pe: np.ndarray, opponent_scores: bool = True
+               ) -> np.ndarray:
     """weights[seat]: greedy's listing weights for `seat` (rules.W_*): its marble values,
-    +-PE_GOAL per goal entry for it or against it, +-PE_WIN for a decided game."""
+    +-PE_GOAL per goal entry for it or against it (an entry into the opponent's goal is
+    worth nothing when it scores nothing: opponent_scores False), +-PE_WIN for a decided
+    game."""
     w = np.zeros((2, R.N_W), np.int64)
     for seat in range(2):
         w[seat, :R.N_HOLLOW] = values[seat]
         for owner in range(2):
             sign = 1 if owner == seat else -1
-            w[seat, R.W_ENTER + owner] = sign * pe[PE_GOAL]
+            scores = owner == seat or opponent_scores
+            w[seat, R.W_ENTER + owner] = sign * pe[PE_GOAL] if scores else 0
             w[seat, R.W_DECIDE + owner] = sign * pe[PE_WIN]
     return w
 

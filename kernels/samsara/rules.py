@@ -27,8 +27,11 @@ at once; under `same-marble=whole-move` one marble moved by both dice makes one 
 their sum); otherwise one die (rule PI_SINGLE); a roll with no legal turn is Moksha.
 
 Competition (PI_MATCH): a playout is a match of two games, seat 0 starting the first and
-seat 1 the second; when the start player's track reaches the centre first, the other
-player has one more turn; points per game as the competition rules say.
+seat 1 the second; when the start player's track reaches the centre first on its own turn,
+the other player has one more turn (the turns are then even; a goal the other player
+scores for the start player under opponent-goal=scores-for-owner ends the game at once);
+a Moksha in that extra turn leaves the start player alone at the centre (End.EXTRA_FAIL,
+not a 4-4 draw); points per game as the competition rules say.
 
 Random streams: lane j of `kernels.rng.seed_lanes` is player j's (its dice and its random
 choices); in rotation r player j sits at seat (j + r) % 2 (`State.lane`), so a mirrored
@@ -45,7 +48,7 @@ from kernels import rng as streams
 from kernels.bits import trailing_zeros
 from kernels.config import NO_ALLOC
 from kernels.rng import below, die, next_u64, seed_lanes
-from kernels.samsara.stats import N_LEN, N_PTS, End, Misc, Outcome, Start
+from kernels.samsara.stats import N_LEN, N_PTS, Cluster, End, Misc, Moment, Outcome, Start
 
 LANE = 24
 N_HOLLOW = 48
@@ -67,7 +70,8 @@ SQUARE = np.int64(1)  # seat 1, the square player
 N_OBS = 8  # length of an observation vector (OBS_*)
 
 # Rule parameters (State.pi, int64), set by the game's declaration
-PI_OPP_GOAL = 0  # 1: a marble may enter the opponent's goal and scores for its owner
+PI_OPP_GOAL = 0  # opponent's goal: 0 forbidden, 1 allowed and scores for its owner,
+#                   2 allowed and scores nothing (OPP_*)
 PI_REENTRY_BOTH = 1  # 1: re-enter on the first double field with both halves empty
 PI_WHOLE = 2  # 1: one marble moved by both dice makes one move of their sum
 PI_SINGLE = 3  # no order plays both dice: 0 play either, 1 the higher, 2 Moksha
@@ -78,6 +82,11 @@ PI_MAX_TURNS = 7  # safety cap per game
 PI_TOP_K = 8  # lookahead: candidate turns examined
 PI_MARBLES = 9
 N_PI = 10
+
+# PI_OPP_GOAL values
+OPP_FORBIDDEN = 0
+OPP_SCORES_FOR_OWNER = 1
+OPP_SCORES_NOTHING = 2
 
 # Weights a caller gives the turn listing (list_turns): w[h] per hollow h holding a marble,
 # w[W_ENTER + s] per entry into seat s's goal, w[W_DECIDE + s] the whole worth of a
@@ -133,6 +142,7 @@ State = namedtuple("State", [
     "game_winner",  # (2,) int64: each game's winning seat (-1 none)
     "game_turns",  # (2,) int64: each game's length in turns
     "game_key",  # (2,) int64: each game's final position key
+    "pc",  # (len(Cluster),) int64: this playout's y_g of each clustered rate (stats.Cluster)
     # --- the run's parameters (read only) ---
     "start",  # (1,) int64: the start position key
     "step",  # (24, 13) int64: step[c, d] as in the module docstring
@@ -181,7 +191,7 @@ def new_state(start_cells: np.ndarray, step: np.ndarray, pi: np.ndarray, values:
         starter=z(1, np.int64), extra=z(1, np.int64), capped=z(1, np.int64),
         points=z(2, np.int64), winner=np.full(1, -1, np.int64),
         game_end=np.full(2, -1, np.int64), game_winner=np.full(2, -1, np.int64),
-        game_turns=z(2, np.int64), game_key=z(2, np.int64),
+        game_turns=z(2, np.int64), game_key=z(2, np.int64), pc=z(len(Cluster), np.int64),
         start=start, step=np.ascontiguousarray(step, np.int64),
         tgt=move_table(np.ascontiguousarray(step, np.int64)),
         pi=np.ascontiguousarray(pi, np.int64), pol=seat_pol, lane=lane,
@@ -263,9 +273,12 @@ def move_one(key, origin, start, d, mover, step, pi):
         return -1, -1, -1
     rest = key & ~(np.int64(1) << origin)
     if t == GOAL:
-        if lane != mover and pi[PI_OPP_GOAL] == 0:
-            return -1, -1, -1
-        if goals_of(rest, lane) < pi[PI_WIN]:
+        scores = True
+        if lane != mover:
+            if pi[PI_OPP_GOAL] == OPP_FORBIDDEN:
+                return -1, -1, -1
+            scores = pi[PI_OPP_GOAL] == OPP_SCORES_FOR_OWNER
+        if scores and goals_of(rest, lane) < pi[PI_WIN]:
             rest += np.int64(1) << (GOAL_SHIFT + 3 * lane)
         back = re_entry(rest, lane, pi[PI_REENTRY_BOTH])
         if back < 0:
@@ -853,6 +866,8 @@ def setup(st, seed, playout):
         st.game_winner[s] = -1
         st.game_turns[s] = 0
         st.game_key[s] = 0
+    for c in range(st.pc.shape[0]):
+        st.pc[c] = 0
     start_game(st, np.int64(0))
     roll(st)
 
@@ -864,6 +879,10 @@ def apply(st, a):
     if a & MOKSHA:
         end = np.int64(End.MOKSHA)
         winner = np.int64(-1)
+        if st.extra[0]:  # the start player is at the centre alone: the extra turn fails
+            end = np.int64(End.EXTRA_FAIL)
+            winner = st.starter[0]
+            st.aggs.misc[Misc.EXTRA_MOKSHA] += 1
     else:
         end, winner = play_turn(st, a)
         if end < 0 and st.turns[0] >= st.pi[PI_MAX_TURNS]:
@@ -923,6 +942,7 @@ def play_turn(st, a):
     st.aggs.misc[Misc.TURNS] += 1
     if a & ONE_DIE:
         st.aggs.misc[Misc.SINGLE_DIE] += 1
+        st.pc[Cluster.SINGLE_DIE] += 1
     win = st.pi[PI_WIN]
     for s in range(2):
         d = goals_of(key, s) - goals_of(before, s)
@@ -940,7 +960,9 @@ def play_turn(st, a):
     reached0 = g0 >= win and goals_of(before, ROUND) < win
     if reached0 or (g1 >= win and goals_of(before, SQUARE) < win):
         w = 0 if g0 >= win else 1
-        if st.pi[PI_MATCH] == 1 and w == starter:
+        # the extra turn evens the turns: only when the start player reached the centre
+        # on its own turn (not through a goal the other player scored for it)
+        if st.pi[PI_MATCH] == 1 and w == starter and mover == starter:
             st.extra[0] = 1
             st.player[0] = 1 - starter
             ev.emit(st.log, st.log_n, st.ply[0], mover, np.int64(EV_EXTRA), starter,
@@ -988,6 +1010,9 @@ def finish_game(st, end, winner):
     if end == End.CAPPED:
         st.capped[0] = 1
     record_game(st.aggs, g, end, winner, key, st.starter[0], st.turns[0])
+    if winner >= 0:
+        st.pc[Cluster.START_WINS if winner == st.starter[0] else Cluster.SECOND_WINS] += 1
+    st.pc[Cluster.END_DIRECT + end] += 1
     ev.emit(st.log, st.log_n, st.ply[0], np.int64(-1), np.int64(EV_END), end, winner, side0,
             side1)
     if st.pi[PI_MATCH] == 1:
@@ -1034,22 +1059,47 @@ def finish_playout(st):
     aggs.wins[Outcome.DRAW if result < 0 else result] += 1
     aggs.length[min(st.ply[0], N_LEN - 1)] += 1
     aggs.misc[Misc.CAPPED] += st.capped[0]
+    record_clusters(st)
     st.winner[0] = result
     st.player[0] = -1
     ev.emit(st.log, st.log_n, st.ply[0], np.int64(-1), np.int64(EV_RESULT), result,
             st.ply[0], p0 if match else np.int64(-1), p1 if match else np.int64(-1))
 
 
+@njit(**NO_ALLOC, inline="always")
+def add_cluster(clusters, c, y, x):
+    """Add one playout's y_g and x_g of clustered rate c (stats.Cluster)."""
+    clusters[c, Moment.YY] += y * y
+    clusters[c, Moment.XX] += x * x
+    clusters[c, Moment.XY] += x * y
+
+
 @njit(**NO_ALLOC)
-def set_position(st, key, player, game):
+def record_clusters(st):
+    """Add the finished playout's per-playout sums of the clustered rates."""
+    cl = st.aggs.clusters
+    pc = st.pc
+    games = st.game[0] + 1
+    add_cluster(cl, Cluster.SINGLE_DIE, pc[Cluster.SINGLE_DIE], st.ply[0])
+    add_cluster(cl, Cluster.START_WINS, pc[Cluster.START_WINS], games)
+    add_cluster(cl, Cluster.SECOND_WINS, pc[Cluster.SECOND_WINS], games)
+    add_cluster(cl, Cluster.START_DECISIVE, pc[Cluster.START_WINS],
+                pc[Cluster.START_WINS] + pc[Cluster.SECOND_WINS])
+    for c in range(Cluster.END_DIRECT, Cluster.END_CAPPED + 1):
+        add_cluster(cl, c, pc[c], games)
+
+
+@njit(**NO_ALLOC)
+def set_position(st, key, player, game, extra):
     """Hand-built position (tests, tools): `key` with `player` to move in game `game` of
-    the playout (its start seat is `game`); the roll is drawn as in play."""
+    the playout (its start seat is `game`), in a match's extra turn when `extra` is 1; the
+    roll is drawn as in play."""
     st.key[0] = key
     st.game[0] = game
     st.starter[0] = game
     st.player[0] = player
     st.turns[0] = 0
-    st.extra[0] = 0
+    st.extra[0] = extra
     roll(st)
 
 

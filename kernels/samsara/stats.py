@@ -62,6 +62,31 @@ class Misc(IntEnum):
     SINGLE_DIE = 2  # turns where only one die could be played
     CAPPED = 3  # playouts with a game stopped by the safety cap
     FALLBACK = 4  # random turns drawn from the listed turns after the sampler gave up
+    EXTRA_MOKSHA = 5  # match: extra turns with no legal turn (the start player wins)
+
+
+class Cluster(IntEnum):
+    """Rates counted several times per playout (turns; games of a match): y_g successes out
+    of x_g observations in playout g. Per-playout sums of squares give them clustered
+    intervals (reports.stats.ratio_rate)."""
+
+    SINGLE_DIE = 0  # y: turns where only one die could be played; x: turns
+    START_WINS = 1  # y: games won by their start player; x: games
+    SECOND_WINS = 2  # y: games won by the other player; x: games
+    START_DECISIVE = 3  # y: games won by their start player; x: decided games
+    END_DIRECT = 4  # y: games ended by End.DIRECT (END_DIRECT + e: by End e); x: games
+    END_EXTRA_FAIL = 5
+    END_BOTH = 6
+    END_MOKSHA = 7
+    END_CAPPED = 8
+
+
+class Moment(IntEnum):
+    """Per-playout sums of a clustered rate's counts: y_g^2, x_g^2, x_g * y_g."""
+
+    YY = 0
+    XX = 1
+    XY = 2
 
 
 TABLE = (
@@ -85,8 +110,11 @@ TABLE = (
          "competition: matches by each seat's points (last bin: that many or more)"),
     Stat("diff", ("point_diff",), "matches",
          "competition: matches by seat 1's points minus seat 2's, shifted by N_PTS - 1"),
-    Stat("misc", (Misc,), "count", "turns, games, single-die turns, capped playouts and "
-         "the random player's listed draws"),
+    Stat("misc", (Misc,), "count", "turns, games, single-die turns, capped playouts, "
+         "the random player's listed draws and Moksha in a match's extra turn"),
+    Stat("clusters", (Cluster, Moment), "sums",
+         "per-playout sums of squares of the rates counted several times per playout "
+         "(Cluster: y_g and x_g; Moment: sum of y_g^2, x_g^2, x_g y_g over playouts)"),
 )
 
 Aggregates = aggregates_type(TABLE, "Aggregates", module=__name__)

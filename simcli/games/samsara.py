@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
 import numpy as np
 
 from kernels.samsara import play as PL
@@ -15,14 +16,12 @@ from kernels.samsara import players as P
 from kernels.samsara import rules as R
 from kernels.samsara import stats as S
 from kernels.stat_table import as_tuple, columns, zeros
-from simcli.errors import UserError
+from simcli.content import read_document
 from simcli.games.base import (
     Content,
     CoreStats,
     Game,
     RuleOption,
-    at_line,
-    read_toml,
     sha256,
 )
 from simcli.games.handle import GameHandle
@@ -64,20 +63,25 @@ RULES = (
         "match", ("single", "competition"), "single",
         "single: one game, seat 1 starts; competition: a playout is a two-game match with the "
         "start player alternating (seat 1 starts game 1, seat 2 game 2), scored by the "
-        "competition rules (extra turn for the second player, marbles-on-side comparison, "
-        "distance scoring, Moksha 4-4). With --mirror the players change seats for the whole "
-        "match, each keeping its own dice.",
+        "competition rules (extra turn for the second player when the start player reached "
+        "the centre on its own turn, so both have had as many turns; marbles-on-side "
+        "comparison, distance scoring, Moksha 4-4, but a Moksha in the extra turn leaves the "
+        "start player the winner by the distance). With --mirror the players change seats "
+        "for the whole match, each keeping its own dice.",
     ),
     RuleOption(
-        "re-entry", ("lowest-empty", "both-empty"), "lowest-empty",
-        "Where a scored marble comes back on the far side, on the goal's shape: the lowest "
-        "lane cell 1-12 whose hollow is empty (sheet default) or the first double field with "
-        "both halves empty.",
+        "re-entry", ("both-empty", "lowest-empty"), "both-empty",
+        "Where a scored marble comes back on the far side, on the goal's shape: the first "
+        "double field with both halves empty (default: the rulebook's 'first free double "
+        "space') or the lowest lane cell 1-12 whose own hollow is empty (the sheet's "
+        "earlier reading).",
     ),
     RuleOption(
-        "opponent-goal", ("forbidden", "scores-for-owner"), "forbidden",
+        "opponent-goal", ("forbidden", "scores-for-owner", "allowed-scores-nothing"),
+        "forbidden",
         "Whether a player may move a marble into the opponent's goal: forbidden (sheet "
-        "default) or allowed, scoring a goal for the goal's owner.",
+        "default), allowed and scoring a goal for the goal's owner, or allowed and scoring "
+        "nothing for anyone (the marble re-enters on the far side as after a goal).",
     ),
     RuleOption(
         "arc", ("step", "extra-step"), "step",
@@ -99,6 +103,8 @@ RULES = (
     ),
 )
 
+OPP_CODES = {"forbidden": R.OPP_FORBIDDEN, "scores-for-owner": R.OPP_SCORES_FOR_OWNER,
+             "allowed-scores-nothing": R.OPP_SCORES_NOTHING}
 SINGLE_CODES = {"play-either": 0, "play-higher": 1, "moksha": 2}
 POLICY_CODES = {"random": P.RANDOM, "greedy": P.GREEDY, "lookahead": P.LOOKAHEAD}
 END_NAMES = {S.End.DIRECT: "centre reached",
@@ -133,65 +139,61 @@ class Prepared:
     V: np.ndarray
     pe: np.ndarray
 
-
-def _line_of(text: str, needle: str) -> int | None:
-    for i, line in enumerate(text.splitlines(), start=1):
-        if line.split("#")[0].strip().startswith(needle):
-            return i
-    return None
+    @property
+    def players(self) -> int:
+        """Players of the run (always 2)."""
+        return len(self.seats)
 
 
-def _where(path: Path, text: str, key: str) -> str:
-    line = _line_of(text, f"{key} =") or _line_of(text, f"{key}=")
-    return at_line(path, line)
+class BoardMeta(msgspec.Struct, forbid_unknown_fields=True):
+    """[content]: what the file is."""
+
+    game: str = "samsara"
+    name: str | None = None
+    version: int | str = "1"
+    assumed: bool = True
+    description: str = ""
 
 
-def _int_field(path: Path, text: str, table: dict, section: str, key: str, lo: int,
-               hi: int) -> int:
-    value = table.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise UserError(f"{_where(path, text, key)}: field '{section}.{key}' must be an "
-                        f"integer {lo}-{hi}, got {value!r}")
-    return value
+class BoardTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[board]: the board (only the 24-double-field board is modelled) and the start."""
+
+    double_fields: Annotated[int, msgspec.Meta(ge=24, le=24)]
+    start_cells: Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=12)]],
+                           msgspec.Meta(min_length=1, max_length=R.MAX_MARBLES // 2)]
+
+
+class ScoringTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[scoring]: the scoring track's length and the Moksha points of a match."""
+
+    goals_to_win: Annotated[int, msgspec.Meta(ge=1, le=7)]
+    moksha_points: Annotated[int, msgspec.Meta(ge=0, le=24)]
+
+
+class BoardFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A Samsara content file: unknown tables and keys are refused."""
+
+    board: BoardTable
+    scoring: ScoringTable
+    content: BoardMeta = msgspec.field(default_factory=BoardMeta)
 
 
 def parse_board(path: Path) -> Content:
-    """Load and validate a Samsara board TOML file."""
-    doc, raw = read_toml(path)
-    text = raw.decode("utf-8")
-    meta = doc.get("content", {})
-    if not isinstance(meta, dict):
-        raise UserError(f"{path}: [content] must be a table")
-    game = meta.get("game", "samsara")
-    if game != "samsara":
-        raise UserError(f"{_where(path, text, 'game')}: content is for '{game}', not samsara")
-    for section in ("board", "scoring"):
-        if not isinstance(doc.get(section), dict):
-            raise UserError(f"{path}: needs a [{section}] table")
-    board, scoring = doc["board"], doc["scoring"]
-    for section, table, known in (("board", board, {"double_fields", "start_cells"}),
-                                  ("scoring", scoring, {"goals_to_win", "moksha_points"})):
-        unknown = sorted(set(table) - known)
-        if unknown:
-            raise UserError(f"{_where(path, text, unknown[0])}: unknown field "
-                            f"'{section}.{unknown[0]}'")
-    _int_field(path, text, board, "board", "double_fields", 24, 24)
-    cells = board.get("start_cells")
-    where = _where(path, text, "start_cells")
-    if (not isinstance(cells, list) or not cells or len(cells) > R.MAX_MARBLES // 2
-            or not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= 12
-                       for c in cells)):
-        raise UserError(f"{where}: field 'board.start_cells' must be a list of 1-"
-                        f"{R.MAX_MARBLES // 2} lane cells 1-12 (the far side), got {cells!r}")
+    """Load and validate a Samsara board TOML file (schema BoardFile; every error one line
+    naming the file, the line and the field)."""
+    doc = read_document(path)
+    f = doc.convert(BoardFile)
+    if f.content.game != "samsara":
+        raise doc.error(("content", "game"), f"content is for '{f.content.game}', not samsara")
+    cells = f.board.start_cells
     if len(set(cells)) != len(cells):
-        raise UserError(f"{where}: field 'board.start_cells' names a cell twice: {cells!r}")
-    win = _int_field(path, text, scoring, "scoring", "goals_to_win", 1, 7)
-    moksha = _int_field(path, text, scoring, "scoring", "moksha_points", 0, 24)
-    data = Board(start_cells=tuple(sorted(cells)), goals_to_win=win, moksha_points=moksha)
+        raise doc.error(("board", "start_cells"), f"names a cell twice: {cells!r}")
+    data = Board(start_cells=tuple(sorted(cells)), goals_to_win=f.scoring.goals_to_win,
+                 moksha_points=f.scoring.moksha_points)
     return Content(
-        name=str(meta.get("name", path.stem)), version=str(meta.get("version", "1")),
-        path=path, sha256=sha256(raw), assumed=bool(meta.get("assumed", True)),
-        description=str(meta.get("description", "")), data=data,
+        name=f.content.name or path.stem, version=str(f.content.version), path=path,
+        sha256=sha256(doc.raw), assumed=f.content.assumed,
+        description=f.content.description, data=data,
     )
 
 
@@ -314,6 +316,11 @@ class Samsara(Game):
         "points_0", "points_1",
     )
     length_column = "game1_turns"  # a single game's length (game 1's in competition)
+    # options a player can be denied (`simcli value`): turns entering its own goal, turns
+    # entering the opponent's goal (under opponent-goal=scores-for-owner); the kernel's
+    # forbid columns (rules.OPTIONS). Neither is a card: nothing to remove from the content.
+    options = R.OPTIONS
+    value_n = 25_000  # 5 runs (base, 2 options x 2 seats) of greedy play: ~75 s on 2 cores
 
     def load_content(self, path: Path) -> Content:
         """Read and validate a board file."""
@@ -326,7 +333,7 @@ class Samsara(Game):
         self.check_players(players)
         board: Board = content.data
         pi = np.zeros(R.N_PI, np.int64)
-        pi[R.PI_OPP_GOAL] = int(rules["opponent-goal"] == "scores-for-owner")
+        pi[R.PI_OPP_GOAL] = OPP_CODES[rules["opponent-goal"]]
         pi[R.PI_REENTRY_BOTH] = int(rules["re-entry"] == "both-empty")
         pi[R.PI_WHOLE] = int(rules["same-marble"] == "whole-move")
         pi[R.PI_SINGLE] = SINGLE_CODES[rules["single-die"]]
@@ -354,19 +361,25 @@ class Samsara(Game):
         """A kernel state for playouts of this run adding to `aggs`: in rotation r player
         j (policy seats[j], its own dice and choices) sits at seat (j + r) % 2."""
         return R.new_state(prep.start_cells, prep.step, prep.pi, prep.V, prep.pe,
-                           P.weights_of(prep.V, prep.pe), prep.policies, rotation,
+                           P.weights_of(prep.V, prep.pe,
+                                        prep.pi[R.PI_OPP_GOAL] != R.OPP_SCORES_NOTHING),
+                           prep.policies, rotation,
                            as_tuple(S.Aggregates, aggs), log_capacity)
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None, rotation: int = 0,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
         """Play a chunk of playouts into `aggs`: in rotation r player j (policy seats[j],
         its own dice and choices) sits at seat (j + r) % 2, for the whole match in
-        competition; statistics and the `winner` column are by seat."""
+        competition; statistics and the `winner` column are by seat. forbid[s, o] (bool,
+        (2, len(options))) denies seat s option o; None denies nothing."""
         out = rows if rows is not None else np.zeros((0, PL.N_ROW), np.int64)
-        PL.play_chunk(self.state(prep, aggs, rotation), PL.no_forbid(), np.uint64(seed),
-                      first, count, out)
+        ban = PL.no_forbid()
+        if forbid is not None:
+            ban[:] = np.asarray(forbid, np.bool_)
+        PL.play_chunk(self.state(prep, aggs, rotation), ban, np.uint64(seed), first, count,
+                      out)
 
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0
                ) -> SamsaraHandle:
@@ -437,6 +450,8 @@ def named_stats(aggs: dict[str, np.ndarray], board: Board, manifest: dict[str, A
         "points": aggs["points"],
         "point_diff": aggs["diff"],
         "mirror": bool(manifest.get("mirror")),
+        # per-playout sums (yy, xx, xy) of the rates counted several times per playout
+        "clusters": columns(table["clusters"], aggs["clusters"], axis=0),
     }
 
 
@@ -531,6 +546,9 @@ class SamsaraHandle(GameHandle):
         """The turn in words: the roll, each die's move, and the position it leaves."""
         a, b = (int(x) for x in self.st.dice)
         if action & R.MOKSHA:
+            if self.st.extra[0]:
+                return (f"{a}-{b}: no legal turn in the extra turn (the start player stays "
+                        f"alone at the centre)")
             return f"{a}-{b}: no legal turn, Moksha (the game ends drawn)"
         n = int(R.turn_moves(self.st, np.int64(action)))
         moves = "; ".join(self._die_words(self.st.moves[i]) for i in range(n))
@@ -542,14 +560,17 @@ class SamsaraHandle(GameHandle):
             how = f"{a}-{b}: "
         return f"{how}{moves} -> {position_words(action & R.KEY_MASK)}"
 
-    @staticmethod
-    def _die_words(move: np.ndarray) -> str:
+    def _die_words(self, move: np.ndarray) -> str:
         d, origin, start, landing, owner = (int(x) for x in move)
         text = f"{d} moves {hollow_name(origin)}"
         if start != origin:
             text += f" (starting on {hollow_name(start)}, its full double field's other half)"
         if owner >= 0:
-            return (f"{text} into the {LANE_NAMES[owner]} goal (a goal for seat {owner + 1}), "
+            what = f"a goal for seat {owner + 1}"
+            if owner != int(self.st.player[0]) and self.st.pi[R.PI_OPP_GOAL] == \
+                    R.OPP_SCORES_NOTHING:
+                what = "it scores nothing"
+            return (f"{text} into the {LANE_NAMES[owner]} goal ({what}), "
                     f"back on {hollow_name(landing)}")
         text += f" to {hollow_name(landing)}"
         if landing // R.LANE != start // R.LANE:
@@ -586,12 +607,12 @@ class SamsaraHandle(GameHandle):
     # --- for tests and tools: hand-built positions, forbidden options ---
     def set_position(self, hollows: Iterable[tuple[int, int]], goals: tuple[int, int] = (0, 0),
                      to_move: int = 0, dice: tuple[int, int] | None = None,
-                     game: int = 0) -> None:
+                     game: int = 0, extra: bool = False) -> None:
         """Put the marbles on `hollows` ((lane, cell 1-24) pairs) with `goals`, seat
-        `to_move` to act in game `game` (started by seat `game`), rolling `dice` (or a
-        roll from its stream)."""
+        `to_move` to act in game `game` (started by seat `game`; in a match's extra turn
+        when `extra`), rolling `dice` (or a roll from its stream)."""
         R.set_position(self.st, np.int64(key_of(hollows, goals)), np.int64(to_move),
-                       np.int64(game))
+                       np.int64(game), np.int64(extra))
         if dice is not None:
             self.set_dice(*dice)
 
