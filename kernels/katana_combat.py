@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from kernels.config import INLINE, JIT, NO_ALLOC
-from kernels.rng import GOLDEN, STATE_SIZE, below, mix64, next_u64
+from kernels.rng import STATE_SIZE, below, next_u64, seed_stream
 
 # Card table columns
 CC_VALUE = 0
@@ -306,10 +306,8 @@ def odds_loop(seed, first, count, deck, cards, h, pol_a, pol_d, a_lo, a_hi, d_lo
     chooses by its policy; every requested (a, d, castle, mountain) cell is scored on the
     same deal. out[a, d, castle, mountain, OS_*] accumulates."""
     deck_n = deck.shape[0]
-    base = mix64(np.uint64(seed))
     for g in range(count):
-        # the stream keyed by (seed, first + g), as rng.seed_stream keys it
-        state[0] = mix64(base ^ mix64(np.uint64(first + g) + GOLDEN))
+        seed_stream(state, seed, first + g)  # each battle's own stream (seed, index)
         draw_hand(state, deck, deck_n, h, ha, picked)
         draw_hand(state, deck, deck_n, h, hd, picked)
         if pol_a == GREEDY:
