@@ -1246,9 +1246,16 @@ class SamuraiKatanaHandle(GameHandle):
                 f"builds a castle on {self.territory(action - 1)}"
         if ph == int(K.BUY):
             return f"buys {action} samurai"
-        if ph in (int(K.JUSTICE), int(K.CANCEL)):
-            what = "Shogunal Justice" if ph == int(K.JUSTICE) else "its reaction card"
-            return f"plays {what}" if action else "lets it happen"
+        if ph == int(K.JUSTICE):
+            return "cancels the card with Shogunal Justice" if action else "lets the card act"
+        if ph == int(K.CANCEL):
+            if not action:
+                return "lets the attack come"
+            effects = [int(self.prep.cards[c, KC.CC_EFFECT])
+                       for c in st.hand[p, :st.pl[p, K.PL_HAND]]]
+            sea = bool(st.adj[1, st.bt[K.BT_LINK]]) and KC.E_TSUNAMI in effects
+            i = effects.index(KC.E_TSUNAMI if sea else KC.E_SCORCHED)
+            return f"cancels the attack with {self._hand(p, i)}"
         if ph in (int(K.ATT_CARDS), int(K.DEF_CARDS)):
             D = st.piles.shape[1]
             ij, k = divmod(action, D + 1)
