@@ -118,3 +118,21 @@ def test_purchase_costs_and_limits():
     w.h.apply(3)  # the Emperor names the last clan: phase 1 begins with clan 0
     assert w.h.phase() == "buy" and w.h.current_player() == 0
     assert np.array_equal(st.scr[K.SC_ORDER, :4], (0, 1, 2, 3))
+
+
+def test_the_emperor_and_the_shogun_are_named_after_the_last_activation():
+    w = World()
+    for tid, p in (("owari", 0), ("mino", 1), ("hida", 2), ("kai", 3)):
+        w.own(tid, p, 1)  # minor cities (1 clan point) but hida: no city
+    for p, h in enumerate((5, 2, 2, 8)):
+        w.pl[p, K.PL_HONOR] = h
+    w.settle()
+    w.activate(3)  # the turn's last activation: phase 3 follows its end
+    w.st.cx[K.CX_ITER] = w.P - 1
+    w.h.apply(int(K.PASS))
+    # fewest Honor: clans 1 and 2 tie at 2; clan 2 has fewer clan points (no city)
+    assert w.gs[K.G_EMP] == 2 and w.gs[K.G_SHOGUN] == 3  # the most Honor
+    assert w.honor(2) == 2  # a new Emperor gains nothing (only one who stays)
+    assert any(e.kind == "offices" and e.detail == "Emperor seat 3, Shogun seat 4"
+               for e in w.h.log())
+    assert w.h.phase() == "discard" and w.h.current_player() == 2  # phase 4 from him
