@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from kernels.samurai_katana import rules as K
 from kernels.samurai_katana.play import N_ROW
 from simcli.cli import app
+from simcli.games.handle import IllegalAction
 from simcli.games.samurai_katana import SamuraiKatana
 from simcli.replay import replay
 from simcli.run import RunConfig
@@ -193,3 +194,16 @@ def test_simcli_replay_prints_a_readable_game_and_json():
     doc = json.loads(r.stdout)
     assert doc["result"]["row"]["turns"] == doc["result"]["length"]
     assert {"turn", "player", "kind", "detail"} <= set(doc["events"][0])
+
+
+def test_discards_are_checked_as_masks_of_the_hand():
+    h = GAME.new_game(seed=5, players=3)
+    while h.phase() != "discard":
+        h.step()
+    n = int(h.st.pl[h.current_player(), K.PL_HAND])
+    with pytest.raises(IllegalAction):
+        h.apply(1 << n)  # a card it does not hold
+    h.apply(h.choose())
+    decisions = [e for e in h.log() if e.kind == "decision"]
+    assert decisions[-1].detail.startswith("discards ")
+    assert decisions[-1].detail.endswith(f"(of {1 << n} option{'s' if n else ''})")

@@ -44,7 +44,7 @@ from simcli.games.base import (
     read_toml,
     sha256,
 )
-from simcli.games.handle import GameHandle
+from simcli.games.handle import GameHandle, IllegalAction
 
 GAME_NAME = "samurai-katana"
 GREEDY_THRESHOLD = 0.6  # greedy attacks when the odds table gives it at least this chance
@@ -1151,6 +1151,19 @@ class SamuraiKatanaHandle(GameHandle):
 
     def _legal(self, out: np.ndarray) -> int:
         return self._call(Call.LEGAL, out=out)
+
+    def apply(self, action: int) -> None:
+        """Apply the player to act's action; an illegal one raises IllegalAction. Discards
+        are checked as a mask of the hand's positions (legal_actions lists the masks of the
+        first 16 positions only)."""
+        if self.phase() != "discard":
+            super().apply(action)
+            return
+        n = int(self.st.pl[self.current_player(), K.PL_HAND])
+        if not 0 <= int(action) < 1 << n:
+            raise IllegalAction(f"discard mask {action} is not one of the {n} cards in hand")
+        self._log_decision(1 << n, int(action))
+        self._apply(int(action))
 
     def _apply(self, action: int) -> None:
         self._call(Call.APPLY, action)
