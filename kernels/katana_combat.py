@@ -307,7 +307,7 @@ def odds_loop(seed, first, count, deck, cards, h, pol_a, pol_d, a_lo, a_hi, d_lo
     same deal. out[a, d, castle, mountain, OS_*] accumulates."""
     deck_n = deck.shape[0]
     for g in range(count):
-        seed_stream(state, seed, first + g)
+        seed_stream(state, seed, first + g)  # each battle's own stream (seed, index)
         draw_hand(state, deck, deck_n, h, ha, picked)
         draw_hand(state, deck, deck_n, h, hd, picked)
         if pol_a == GREEDY:

@@ -1,5 +1,6 @@
-"""Samurai & Katana report: seats, start draw, Emperor catch-up, length, Honor sources,
-provinces, campaign battles, cards, and the exact combat odds with heatmaps."""
+"""Samurai & Katana report: its own sections (start draw, Emperor catch-up, Honor sources,
+provinces, campaign battles, cards, the exact combat odds with heatmaps); the seat and length
+sections come from reports/sections.py."""
 
 from __future__ import annotations
 
@@ -13,20 +14,17 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from reports import charts as C
-from reports.stats import Estimate, binomial_p, distribution, holm, mean_from_moments, rate
+from reports import sections as S
+from reports.fairness import seat_fairness
+from reports.stats import mean_from_moments, rate
 from reports.summary import Chart, LongTable, Summary
 
-FLAG_LEVEL = 0.01
 MIN_CLANS = 200  # start-draw groups smaller than this are left out of findings and charts
 TERRAINS = ((False, False), (False, True), (True, False), (True, True))
 
 
-def _pct(x: float) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
-
-
-def _ci(e: Estimate) -> str:
-    return f"{_pct(e.value)} (95% CI {_pct(e.lo)}-{_pct(e.hi)})"
+def _ci(value: float, lo: float, hi: float) -> str:
+    return f"{S.pct(value)} (95% CI {S.pct(lo)}-{S.pct(hi)})"
 
 
 def terrain_label(castle: bool, mountain: bool) -> str:
@@ -125,272 +123,164 @@ def honor_traces_chart(path: Path, trace: np.ndarray, target: int) -> None:
 
 # --- tables -----------------------------------------------------------------------------
 
-def seat_table(s: dict, seats: list[str], long: LongTable) -> pl.DataFrame:
-    """Seat win rates against the fair share (Holm-adjusted flags), offices and Honor."""
-    games, players = s["games"], s["players"]
-    fair = 1.0 / players
-    raw = [binomial_p(s["wins"][k], games, fair) for k in range(players)]
-    adjusted = holm(raw)
-    st = s["seat"]
-    rows = []
-    for k in range(players):
-        e = rate(s["wins"][k], games)
-        flag = "differs from fair (99%)" if adjusted[k] < FLAG_LEVEL else ""
-        honor = mean_from_moments(float(st["honor"][k]), float(st["honor_sq"][k]), games)
-        long.add("seats", "win_rate", f"seat {k + 1}", e, flag)
-        long.add("seats", "final_honor", f"seat {k + 1}", honor)
-        rows.append({
-            "seat": k + 1, "policy": seats[k], "wins": int(s["wins"][k]), "games": games,
-            "win_rate": e.value, "ci_low": e.lo, "ci_high": e.hi, "fair": fair,
-            "p_value": raw[k], "p_adjusted": adjusted[k], "flag": flag,
-            "final_honor": honor.value, "final_honor_ci_low": honor.lo,
-            "final_honor_ci_high": honor.hi,
-            "emperor_turns_per_game": st["emperor_turns"][k] / games if games else math.nan,
-            "shogun_turns_per_game": st["shogun_turns"][k] / games if games else math.nan,
-            "eliminated_rate": rate(st["eliminated"][k], games).value,
-        })
-    return pl.DataFrame(rows)
-
-
-def _group_table(counts: np.ndarray, key: str, labels: list, long: LongTable, metric: str
-                 ) -> pl.DataFrame:
+def _rates(long: LongTable, section: str, metric: str, key: str, labels: list,
+           counts: np.ndarray, min_n: int = 1, fair: float | None = None) -> pl.DataFrame:
+    """One row per label with n >= min_n: the count, how many won and the rate's interval
+    (counts[i] = (n, won))."""
     rows = []
     for i, label in enumerate(labels):
         n, won = int(counts[i, 0]), int(counts[i, 1])
-        if n == 0:
-            continue
-        e = rate(won, n)
-        long.add("start_draw", metric, str(label), e)
-        rows.append({key: label, "clans": n, "win_rate": e.value, "ci_low": e.lo,
-                     "ci_high": e.hi})
-    return pl.DataFrame(rows, schema={key: pl.Int64 if isinstance(labels[0], int) else pl.Utf8,
-                                      "clans": pl.Int64, "win_rate": pl.Float64,
-                                      "ci_low": pl.Float64, "ci_high": pl.Float64})
+        if n >= min_n:
+            e = rate(won, n)
+            long.add(section, metric, str(label), e)
+            rows.append({key: label, "n": n, "win_rate": e.value, "ci_low": e.lo,
+                         "ci_high": e.hi, **({"fair": fair} if fair is not None else {})})
+    schema = {key: pl.Int64 if labels and isinstance(labels[0], int) else pl.Utf8,
+              "n": pl.Int64, "win_rate": pl.Float64, "ci_low": pl.Float64,
+              "ci_high": pl.Float64, **({"fair": pl.Float64} if fair is not None else {})}
+    return pl.DataFrame(rows, schema=schema)
 
 
-def start_tables(s: dict, long: LongTable) -> dict[str, pl.DataFrame]:
-    """Win rate by starting tax income, by the major city drawn, and by how many starting
-    cities share one province."""
-    inc = s["start_income"]
+def _per_game(long: LongTable, section: str, names: list, sums, squares, games: int,
+              prefix: str = "") -> dict[str, list]:
+    """Means per game with their intervals, as columns."""
+    cols: dict[str, list] = {f"{prefix}per_game": [], f"{prefix}ci_low": [],
+                             f"{prefix}ci_high": []}
+    for i, name in enumerate(names):
+        e = mean_from_moments(float(sums[i]), float(squares[i]), games)
+        long.add(section, f"{prefix}per_game", name, e)
+        for col, v in zip(cols, (e.value, e.lo, e.hi), strict=True):
+            cols[col].append(v)
+    return cols
+
+
+def own_tables(s: dict, long: LongTable) -> dict[str, pl.DataFrame]:
+    """The game's own tables: start draw, catch-up, Honor sources, provinces, battles,
+    cards, odds, other counts."""
+    games, players = s["games"], s["players"]
     major = s["start_major"]
     idx = [i for i in range(len(major["n"])) if major["n"][i] > 0]
-    by_city = np.stack([major["n"][idx], major["won"][idx]], axis=1) if idx else np.zeros(
-        (0, 2), np.int64)
-    city_labels = [f"{major['city'][i]} ({major['territory'][i]})" for i in idx]
+    src = s["sources"]
+    names = src["name"]
+    wins = int(np.sum(s["wins"]))
+    pv = s["provinces"]
+    turns = int((s["lengths"] * np.arange(len(s["lengths"]))).sum())
+    b = s["battles"]
+    c = s["cards"]
+    o = s["odds"]
+    held = [rate(int(pv[k][i]), turns if k == "turns_held" else games)
+            for k in ("turns_held", "ever", "end", "winner") for i in range(len(pv["name"]))]
+    for i, name in enumerate(pv["name"]):
+        long.add("provinces", "held_by_winner_at_end", name, held[3 * len(pv["name"]) + i])
+    NP = len(pv["name"])
+    terr = []
+    for c_, m_ in TERRAINS:
+        cm = (int(c_), int(m_))
+        n = int(b["n"][cm])
+        att = rate(int(b["att"][cm]), n)
+        long.add("battles", "attacker_win_rate", terrain_label(*cm), att)
+        terr.append({"terrain": terrain_label(*cm), "battles": n, "per_game": n / games,
+                     "attacker_win_rate": att.value, "ci_low": att.lo, "ci_high": att.hi,
+                     "tie_rate": int(b["tie"][cm]) / n if n else math.nan,
+                     "emptied_rate": int(b["empty"][cm]) / n if n else math.nan,
+                     "attacker_losses_mean": int(b["la"][cm]) / n if n else math.nan,
+                     "defender_losses_mean": int(b["ld"][cm]) / n if n else math.nan})
     return {
-        "start_income": _group_table(inc, "start_income", list(range(len(inc))), long,
-                                     "win_rate_by_income"),
-        "start_major": _group_table(by_city, "major_city", city_labels or ["none"], long,
-                                    "win_rate_by_major_city") if idx else pl.DataFrame(),
-        "start_cluster": _group_table(s["start_cluster"], "cities_in_one_province",
-                                      list(range(len(s["start_cluster"]))), long,
-                                      "win_rate_by_cluster"),
+        "start_income": _rates(long, "start_draw", "win_rate_by_income", "start_income",
+                               list(range(len(s["start_income"]))), s["start_income"]),
+        "start_major": _rates(long, "start_draw", "win_rate_by_major_city", "major_city",
+                              [f"{major['city'][i]} ({major['territory'][i]})" for i in idx],
+                              np.stack([major["n"], major["won"]], axis=1)[idx]),
+        "start_cluster": _rates(long, "start_draw", "win_rate_by_cluster",
+                                "cities_in_one_province", list(range(len(s["start_cluster"]))),
+                                s["start_cluster"]),
+        "catch_up": _rates(long, "catch_up", "emperor_win_rate", "turn",
+                           list(range(len(s["catch_up"]))), s["catch_up"], 50, 1 / players
+                           ).filter(pl.col("turn") >= 1),
+        "honor_sources": pl.DataFrame({
+            "source": names, "kind": ["gain" if g else "loss" for g in src["gain"]],
+            **_per_game(long, "honor_sources", names, src["sum"], src["sq"], games),
+            **_per_game(long, "honor_sources", names, src["win_sum"],
+                        src["win_sq"], wins, "winner_"),
+            "winner_share_of_gains": [int(src["win_sum"][i]) / max(1, sum(
+                int(src["win_sum"][j]) for j in range(len(names)) if src["gain"][j]))
+                if src["gain"][i] else None for i in range(len(names))]}),
+        "provinces": pl.DataFrame({
+            "province": pv["name"], "honor": [int(h) for h in pv["honor"]],
+            "territories": [int(t) for t in pv["territories"]],
+            "share_of_turns_held": [e.value for e in held[:NP]],
+            "games_held_some_turn": [e.value for e in held[NP:2 * NP]],
+            "held_at_end": [e.value for e in held[2 * NP:3 * NP]],
+            "winner_holds_at_end": [e.value for e in held[3 * NP:]],
+            "winner_ci_low": [e.lo for e in held[3 * NP:]],
+            "winner_ci_high": [e.hi for e in held[3 * NP:]]}),
+        "battles": pl.DataFrame(terr),
+        "cards": pl.DataFrame({"card": c["name"], "kind": c["kind"],
+                               "copies": [int(x) for x in c["count"]],
+                               **{f"{k}_per_game": np.asarray(c[k]) / games
+                                  for k in ("power", "combat", "countered")}}),
+        "odds": pl.DataFrame([
+            {"terrain": terrain_label(*cm), "attacker": a, "defender": d,
+             **{k: float(o[key][a, d, int(cm[0]), int(cm[1])]) for k, key in (
+                 ("attacker_win", "win"), ("tie", "tie"), ("attacker_losses", "attacker_losses"),
+                 ("defender_losses", "defender_losses"), ("empty", "empty"))}}
+            for cm in TERRAINS for a in range(1, o["max_size"] + 1)
+            for d in range(0 if cm[0] else 1, o["max_size"] + 1)]),
+        "other": pl.DataFrame([{"figure": k.replace("_", " ") + " per game", "value": v / games}
+                               for k, v in s["misc"].items()]),
     }
 
 
-def catch_up_table(s: dict, long: LongTable) -> pl.DataFrame:
-    """How often the Emperor named after turn k (the clan with fewest Honor) wins."""
-    c = s["catch_up"]
-    fair = 1.0 / s["players"]
-    rows = []
-    for k in range(1, c.shape[0]):
-        n = int(c[k, 0])
-        if n < 50:
-            continue
-        e = rate(int(c[k, 1]), n)
-        long.add("catch_up", "emperor_win_rate", str(k), e)
-        rows.append({"turn": k, "games": n, "emperor_win_rate": e.value, "ci_low": e.lo,
-                     "ci_high": e.hi, "fair": fair})
-    return pl.DataFrame(rows, schema={"turn": pl.Int64, "games": pl.Int64,
-                                      "emperor_win_rate": pl.Float64, "ci_low": pl.Float64,
-                                      "ci_high": pl.Float64, "fair": pl.Float64})
+# --- findings, charts, the summary -----------------------------------------------------------
 
-
-def length_table(s: dict, long: LongTable) -> pl.DataFrame:
-    """Game length in turns."""
-    d = distribution(s["lengths"])
-    long.add("length", "turns_mean", "", d.mean)
-    return pl.DataFrame([{**d.columns(mean="mean_turns"), "capped": s["capped"]}])
-
-
-def sources_table(s: dict, long: LongTable) -> pl.DataFrame:
-    """Honor gained and lost per game by source: all clans together and the winner."""
-    src = s["sources"]
-    games = s["games"]
-    wins = int(np.sum(s["wins"]))
-    gains = sum(int(src["sum"][i]) for i in range(len(src["name"])) if src["gain"][i])
-    wgains = sum(int(src["win_sum"][i]) for i in range(len(src["name"])) if src["gain"][i])
-    rows = []
-    for i, name in enumerate(src["name"]):
-        allc = mean_from_moments(float(src["sum"][i]), float(src["sq"][i]), games)
-        win = mean_from_moments(float(src["win_sum"][i]), float(src["win_sq"][i]), wins)
-        long.add("honor_sources", "per_game_all_clans", name, allc)
-        long.add("honor_sources", "per_game_winner", name, win)
-        rows.append({
-            "source": name, "kind": "gain" if src["gain"][i] else "loss",
-            "per_game_all_clans": allc.value, "ci_low": allc.lo, "ci_high": allc.hi,
-            "per_game_winner": win.value, "winner_ci_low": win.lo, "winner_ci_high": win.hi,
-            "share_of_gains": int(src["sum"][i]) / gains if src["gain"][i] and gains else None,
-            "winner_share_of_gains": int(src["win_sum"][i]) / wgains
-            if src["gain"][i] and wgains else None,
-        })
-    return pl.DataFrame(rows)
-
-
-def province_table(s: dict, long: LongTable) -> pl.DataFrame:
-    """Province control: share of turns held whole, games held at some point, at the end,
-    and by the winner."""
-    pv = s["provinces"]
-    games = s["games"]
-    turns = int((s["lengths"] * np.arange(len(s["lengths"]))).sum())
-    rows = []
-    for i, name in enumerate(pv["name"]):
-        ever = rate(int(pv["ever"][i]), games)
-        end = rate(int(pv["end"][i]), games)
-        winner = rate(int(pv["winner"][i]), games)
-        held = rate(int(pv["turns_held"][i]), turns)
-        long.add("provinces", "held_at_some_turn", name, ever)
-        long.add("provinces", "held_by_winner_at_end", name, winner)
-        long.add("provinces", "share_of_turns_held", name, held)
-        rows.append({
-            "province": name, "honor": int(pv["honor"][i]),
-            "territories": int(pv["territories"][i]), "share_of_turns_held": held.value,
-            "held_ci_low": held.lo, "held_ci_high": held.hi, "games_held_some_turn": ever.value,
-            "ever_ci_low": ever.lo, "ever_ci_high": ever.hi, "held_at_end": end.value,
-            "winner_holds_at_end": winner.value, "winner_ci_low": winner.lo,
-            "winner_ci_high": winner.hi,
-        })
-    return pl.DataFrame(rows)
-
-
-def battle_table(s: dict, long: LongTable) -> pl.DataFrame:
-    """Campaign battles by terrain: attacker wins, ties, emptied territories, losses."""
-    b = s["battles"]
-    games = s["games"]
-    rows = []
-    for c, m in TERRAINS:
-        n = int(b["n"][int(c), int(m)])
-        label = terrain_label(c, m)
-        att = rate(int(b["att"][int(c), int(m)]), n)
-        tie = rate(int(b["tie"][int(c), int(m)]), n)
-        emp = rate(int(b["empty"][int(c), int(m)]), n)
-        long.add("battles", "attacker_win_rate", label, att)
-        long.add("battles", "tie_rate", label, tie)
-        rows.append({
-            "terrain": label, "battles": n, "per_game": n / games if games else math.nan,
-            "attacker_win_rate": att.value, "ci_low": att.lo, "ci_high": att.hi,
-            "tie_rate": tie.value, "emptied_rate": emp.value,
-            "attacker_losses_mean": int(b["la"][int(c), int(m)]) / n if n else math.nan,
-            "defender_losses_mean": int(b["ld"][int(c), int(m)]) / n if n else math.nan,
-        })
-    return pl.DataFrame(rows)
-
-
-def card_table(s: dict) -> pl.DataFrame:
-    """Per card: plays for its power and in combat, per game, and times countered."""
-    c = s["cards"]
-    games = s["games"] or 1
-    return pl.DataFrame([{
-        "card": name, "kind": c["kind"][i], "copies": int(c["count"][i]),
-        "power_plays_per_game": int(c["power"][i]) / games,
-        "combat_plays_per_game": int(c["combat"][i]) / games,
-        "countered_per_game": int(c["countered"][i]) / games,
-    } for i, name in enumerate(c["name"])])
-
-
-def odds_table(s: dict) -> pl.DataFrame:
-    """The exact combat odds grid the report's heatmaps show."""
-    o = s["odds"]
-    rows = []
-    for c, m in TERRAINS:
-        for a in range(1, o["max_size"] + 1):
-            for d in range(0 if c else 1, o["max_size"] + 1):
-                idx = (a, d, int(c), int(m))
-                rows.append({"terrain": terrain_label(c, m), "attacker": a, "defender": d,
-                             "attacker_win": float(o["win"][idx]), "tie": float(o["tie"][idx]),
-                             "attacker_losses": float(o["attacker_losses"][idx]),
-                             "defender_losses": float(o["defender_losses"][idx]),
-                             "empty": float(o["empty"][idx])})
-    return pl.DataFrame(rows)
-
-
-def other_table(s: dict) -> pl.DataFrame:
-    """Counts per game: actions, moves, purchases, eliminations and returns, reactions."""
-    games = s["games"] or 1
-    return pl.DataFrame([{"figure": k.replace("_", " ") + " per game", "value": v / games}
-                         for k, v in s["misc"].items()])
-
-
-# --- findings and charts ----------------------------------------------------------------
-
-def findings(s: dict, seats: list[str], t: dict[str, pl.DataFrame], content: dict,
+def findings(s: dict, seats: list[str], fair, t: dict[str, pl.DataFrame], content: dict,
              target: int) -> list[str]:
     """Plain-language statements, each with its interval."""
-    out = []
-    players = s["players"]
-    fair = 1.0 / players
-    st = t["seats"]
-    mixed = len(set(seats)) > 1
-    flagged = st.filter(pl.col("flag") != "")
-    if mixed:
-        best = st.sort("win_rate", descending=True).row(0, named=True)
-        out.append(f"Seats play different policies ({', '.join(seats)}); the best seat, "
-                   f"{best['seat']} ({best['policy']}), wins "
-                   f"{_ci(rate(best['wins'], best['games']))} against a fair {_pct(fair)}.")
-    elif flagged.height == 0:
-        out.append(f"No seat differs from a fair {_pct(fair)} at the 99% level (seat 1 is the "
-                   f"first Emperor; rates {', '.join(_pct(v) for v in st['win_rate'])}).")
-    else:
-        for r in flagged.iter_rows(named=True):
-            out.append(f"Seat {r['seat']} wins {_ci(rate(r['wins'], r['games']))} against a "
-                       f"fair {_pct(fair)} (adjusted p = {r['p_adjusted']:.2g}); seat 1 is the "
-                       f"first Emperor and places its starting samurai first.")
-    inc = t["start_income"].filter(pl.col("clans") >= MIN_CLANS)
+    out = S.seat_findings(fair)
+    if len(set(seats)) > 1:
+        out.append(f"Seats play different policies ({', '.join(seats)}): read the seat rates "
+                   f"as policy strength as much as seat effects.")
+    out.append("Seat 1 is the first Emperor and places its starting samurai first.")
+    inc = t["start_income"].filter(pl.col("n") >= MIN_CLANS)
     if inc.height >= 2:
         lo, hi = inc.row(0, named=True), inc.row(inc.height - 1, named=True)
         out.append(f"Start draw: clans starting with {lo['start_income']} koku of taxes win "
-                   f"{_ci(Estimate(lo['win_rate'], lo['ci_low'], lo['ci_high'], lo['clans']))}"
-                   f", those with {hi['start_income']} win "
-                   f"{_ci(Estimate(hi['win_rate'], hi['ci_low'], hi['ci_high'], hi['clans']))}"
+                   f"{_ci(lo['win_rate'], lo['ci_low'], lo['ci_high'])}, those with "
+                   f"{hi['start_income']} win {_ci(hi['win_rate'], hi['ci_low'], hi['ci_high'])}"
                    f" (every clan starts with the same clan points, so income and place are "
                    f"what the blind draw changes).")
-    maj = t["start_major"]
+    maj = t["start_major"].filter(pl.col("n") >= MIN_CLANS).sort("win_rate", descending=True)
     if maj.height >= 2:
-        maj = maj.filter(pl.col("clans") >= MIN_CLANS).sort("win_rate", descending=True)
-        if maj.height >= 2:
-            b, w = maj.row(0, named=True), maj.row(maj.height - 1, named=True)
-            out.append(f"Best starting major city: {b['major_city']} ({_pct(b['win_rate'])}, "
-                       f"95% CI {_pct(b['ci_low'])}-{_pct(b['ci_high'])}); worst: "
-                       f"{w['major_city']} ({_pct(w['win_rate'])}, 95% CI {_pct(w['ci_low'])}-"
-                       f"{_pct(w['ci_high'])}).")
+        b, w = maj.row(0, named=True), maj.row(maj.height - 1, named=True)
+        out.append(f"Best starting major city: {b['major_city']} "
+                   f"{_ci(b['win_rate'], b['ci_low'], b['ci_high'])}; worst: {w['major_city']} "
+                   f"{_ci(w['win_rate'], w['ci_low'], w['ci_high'])}.")
     cu = t["catch_up"].filter(pl.col("turn") == s["catch_up_turn"])
     if cu.height:
         r = cu.row(0, named=True)
         out.append(f"Emperor catch-up: the clan with fewest Honor after turn {r['turn']} goes "
-                   f"on to win {_pct(r['emperor_win_rate'])} (95% CI {_pct(r['ci_low'])}-"
-                   f"{_pct(r['ci_high'])}) of the {r['games']:,} games that reach it, against "
-                   f"{_pct(fair)} for an even chance.")
+                   f"on to win {_ci(r['win_rate'], r['ci_low'], r['ci_high'])} of the "
+                   f"{r['n']:,} games that reach it, against {S.pct(r['fair'])} for an even "
+                   f"chance.")
     ln = t["lengths"].row(0, named=True)
     out.append(f"A game lasts {ln['mean_turns']:.2f} turns on average (95% CI "
                f"{ln['ci_low']:.2f}-{ln['ci_high']:.2f}, sd {ln['sd']:.2f}) to pass {target} "
-               f"Honor; {ln['capped']} of {ln['games']:,} games reached the safety cap.")
-    src = t["honor_sources"].filter(pl.col("kind") == "gain").sort("winner_share_of_gains",
-                                                                   descending=True)
+               f"Honor; {s['capped']} of {ln['games']:,} games reached the safety cap.")
+    src = t["honor_sources"].filter(pl.col("winner_share_of_gains") > 0).sort(
+        "winner_share_of_gains", descending=True)
     if src.height:
         out.append("Where winners' Honor comes from: " + ", ".join(
-            f"{r['source']} {_pct(r['winner_share_of_gains'] or 0)}"
-            for r in src.iter_rows(named=True) if (r["winner_share_of_gains"] or 0) > 0) + ".")
-    pv = t["provinces"].sort("winner_holds_at_end", descending=True)
-    if pv.height:
-        r = pv.row(0, named=True)
-        out.append(f"The province winners hold most often at the end is {r['province']} "
-                   f"(worth {r['honor']}): {_pct(r['winner_holds_at_end'])} of games (95% CI "
-                   f"{_pct(r['winner_ci_low'])}-{_pct(r['winner_ci_high'])}).")
+            f"{r['source']} {S.pct(r['winner_share_of_gains'])}"
+            for r in src.iter_rows(named=True)) + ".")
+    r = t["provinces"].sort("winner_holds_at_end", descending=True).row(0, named=True)
+    held = _ci(r["winner_holds_at_end"], r["winner_ci_low"], r["winner_ci_high"])
+    out.append(f"The province winners hold most often at the end is {r['province']} (worth "
+               f"{r['honor']}): {held} of games.")
     n = int(s["battles"]["n"].sum())
     if n:
         att = rate(int(s["battles"]["att"].sum()), n)
-        out.append(f"{n / s['games']:.1f} battles per game; attackers win {_ci(att)} of them "
-                   f"(they choose when to attack).")
+        out.append(f"{n / s['games']:.1f} battles per game; attackers win "
+                   f"{_ci(att.value, att.lo, att.hi)} of them (they choose when to attack).")
     if content.get("assumed"):
         out.append(f"The map and deck '{content['name']}' are reconstructed (assumed), not "
                    f"the printed game; city, province and card findings depend on them. Run "
@@ -398,103 +288,108 @@ def findings(s: dict, seats: list[str], t: dict[str, pl.DataFrame], content: dic
     return out
 
 
-def _charts(s: dict, t: dict[str, pl.DataFrame], target: int) -> list[Chart]:
-    st = t["seats"]
-    fair = 1.0 / s["players"]
-    inc = t["start_income"].filter(pl.col("clans") >= MIN_CLANS)
-    maj = t["start_major"].filter(pl.col("clans") >= MIN_CLANS) if t["start_major"].height \
-        else t["start_major"]
-    cu = t["catch_up"]
-    src = t["honor_sources"]
-    pv = t["provinces"]
-
-    def seats(path: Path) -> None:
-        C.bars_with_ci(path, [f"{r['seat']}\n{r['policy']}" for r in st.iter_rows(named=True)],
-                       st["win_rate"], st["ci_low"], st["ci_high"],
-                       title=f"Seat win rates ({s['games']:,} games; seat 1 first Emperor)",
-                       ylabel="win rate (%)", reference=fair, ref_label="fair share")
-
-    def odds(path: Path) -> None:
-        odds_grid_chart(path, s["odds"]["win"], s["odds"]["max_size"])
-
-    def income(path: Path) -> None:
-        C.line_with_band(path, inc["start_income"], inc["win_rate"], inc["ci_low"],
-                         inc["ci_high"], reference=fair, ref_label="fair share",
-                         title=f"Win rate by starting tax income (95% CI; groups of "
-                               f"{MIN_CLANS}+ clans)",
-                         xlabel="koku per turn from the starting territories",
-                         ylabel="win rate (%)")
-
-    def cities(path: Path) -> None:
-        C.bars_with_ci(path, maj["major_city"].to_list(), maj["win_rate"], maj["ci_low"],
-                       maj["ci_high"], title="Win rate by starting major city (95% CI)",
-                       ylabel="win rate (%)", reference=fair, ref_label="fair share")
-
-    def catch(path: Path) -> None:
-        C.line_with_band(path, cu["turn"], cu["emperor_win_rate"], cu["ci_low"], cu["ci_high"],
-                         reference=fair, ref_label="even chance",
-                         title="Emperor catch-up: the last-placed clan after turn k wins",
-                         xlabel="turn k", ylabel="win rate (%)")
-
-    def length(path: Path) -> None:
-        C.histograms(path, {"turns": s["lengths"]},
-                     title=f"Game length ({s['games']:,} games)", xlabel="turns")
-
-    def sources(path: Path) -> None:
-        C.bars_with_ci(path, src["source"].to_list(), src["per_game_winner"],
-                       src["winner_ci_low"], src["winner_ci_high"],
-                       title="The winner's Honor by source, per game (95% CI)",
-                       ylabel="Honor per game", percent=False)
-
-    def provinces(path: Path) -> None:
-        C.bars_with_ci(path, pv["province"].to_list(), pv["winner_holds_at_end"],
-                       pv["winner_ci_low"], pv["winner_ci_high"],
-                       title="Games whose winner holds the province whole at the end (95% CI)",
-                       ylabel="games (%)")
-
-    def traces(path: Path) -> None:
-        honor_traces_chart(path, s["trace"], target)
-
+def _charts(s: dict, fair, t: dict[str, pl.DataFrame], target: int) -> list[Chart]:
+    """The seat and length charts (shared) and the game's own."""
+    share = 1.0 / s["players"]
+    inc = t["start_income"].filter(pl.col("n") >= MIN_CLANS)
+    maj = t["start_major"].filter(pl.col("n") >= MIN_CLANS)
+    cu, src, pv = t["catch_up"], t["honor_sources"], t["provinces"]
+    seats = S.seat_chart(fair, f"Seat win rates ({s['games']:,} games; seat 1 first Emperor)")
     out = [
         Chart("combat_odds", "Combat odds heatmaps: attacker win chance by army sizes, per "
-              "terrain case (exact, strongest cards on both sides)", odds),
-        Chart("seat_win_rates", "Seat win rates with 95% intervals", seats),
-        Chart("length", "Game length in turns", length),
+              "terrain case (exact, strongest cards on both sides)",
+              lambda p: odds_grid_chart(p, s["odds"]["win"], s["odds"]["max_size"])),
+        Chart("seat_win_rates", seats.caption, seats.draw),
+        S.length_chart({"turns": s["lengths"]}, f"Game length ({s['games']:,} games)", "turns"),
         Chart("honor_sources", "The winner's Honor per game by source, with 95% intervals",
-              sources),
+              lambda p: C.bars_with_ci(p, src["source"].to_list(), src["winner_per_game"],
+                                       src["winner_ci_low"], src["winner_ci_high"],
+                                       title="The winner's Honor by source, per game (95% CI)",
+                                       ylabel="Honor per game", percent=False)),
         Chart("provinces", "Province held whole by the winner at the end, with 95% intervals",
-              provinces),
+              lambda p: C.bars_with_ci(p, pv["province"].to_list(), pv["winner_holds_at_end"],
+                                       pv["winner_ci_low"], pv["winner_ci_high"],
+                                       title="Games whose winner holds the province whole at "
+                                             "the end (95% CI)", ylabel="games (%)")),
     ]
     if inc.height >= 2:
         out.append(Chart("start_income", "Win rate by starting clan income, with 95% "
-                         "intervals", income))
+                         "intervals", lambda p: C.line_with_band(
+                             p, inc["start_income"], inc["win_rate"], inc["ci_low"],
+                             inc["ci_high"], reference=share, ref_label="fair share",
+                             title=f"Win rate by starting tax income (95% CI; groups of "
+                                   f"{MIN_CLANS}+ clans)",
+                             xlabel="koku per turn from the starting territories",
+                             ylabel="win rate (%)")))
     if maj.height >= 2:
         out.append(Chart("start_major_city", "Win rate by starting major city, with 95% "
-                         "intervals", cities))
+                         "intervals", lambda p: C.bars_with_ci(
+                             p, maj["major_city"].to_list(), maj["win_rate"], maj["ci_low"],
+                             maj["ci_high"], title="Win rate by starting major city (95% CI)",
+                             ylabel="win rate (%)", reference=share, ref_label="fair share")))
     if cu.height >= 2:
         out.append(Chart("emperor_catch_up", "How often the last-placed clan after turn k wins, "
-                         "with 95% intervals", catch))
+                         "with 95% intervals", lambda p: C.line_with_band(
+                             p, cu["turn"], cu["win_rate"], cu["ci_low"], cu["ci_high"],
+                             reference=share, ref_label="even chance",
+                             title="Emperor catch-up: the last-placed clan after turn k wins",
+                             xlabel="turn k", ylabel="win rate (%)")))
     if s["trace"].max() > 0:
-        out.append(Chart("honor_over_turns", "Honor over turns in sample games", traces))
+        out.append(Chart("honor_over_turns", "Honor over turns in sample games",
+                         lambda p: honor_traces_chart(p, s["trace"], target)))
     return out
+
+
+SECTIONS = [
+    ("Seats", "seats", "Win rate per seat (seat 1 is the first Emperor and draws and places "
+     "first) against the fair share; exact binomial p-values, Holm-adjusted across seats; "
+     "final Honor with its interval; offices held per game."),
+    ("Start draw: income", "start_income", "Win rate by the koku the starting territories "
+     "yield per turn (every clan starts with the same clan points)."),
+    ("Start draw: major city", "start_major", "Win rate by the major city drawn."),
+    ("Start draw: clustering", "start_cluster", "Win rate by the most starting cities a clan "
+     "has in one province."),
+    ("Emperor catch-up", "catch_up", "How often the clan named Emperor after turn k (the "
+     "fewest Honor) wins the game, among the games that reach turn k."),
+    ("Game length", "lengths", "Turns per game."),
+    ("Honor sources", "honor_sources", "Honor gained and lost per game by source, for all "
+     "clans together and for the winner (mean with 95% interval)."),
+    ("Provinces", "provinces", "Share of clan-turns a province is held whole, games in which "
+     "someone held it whole at the end of some turn, and games whose winner holds it."),
+    ("Campaign battles", "battles", "Battles by terrain: attacker win rate (95% interval), "
+     "ties, emptied territories, mean losses."),
+    ("Cards", "cards", "How often each card is played for its power and in combat, per game."),
+    ("Combat odds (exact)", "odds", "Every army size pair and terrain case, both sides holding "
+     "5 random cards and playing their strongest (exact enumeration)."),
+    ("Other figures", "other", "Actions, moves, purchases, reactions and eliminations per "
+     "game."),
+]
 
 
 def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
     """The whole report of a Samurai & Katana run."""
     seats = list(manifest["seats"])
     target = int(manifest["rules"].get("target-honor", 25))
+    games, players, st = s["games"], s["players"], s["seat"]
     long = LongTable()
-    tables = {"seats": seat_table(s, seats, long), **start_tables(s, long),
-              "catch_up": catch_up_table(s, long), "lengths": length_table(s, long),
-              "honor_sources": sources_table(s, long), "provinces": province_table(s, long),
-              "battles": battle_table(s, long), "cards": card_table(s), "odds": odds_table(s),
-              "other": other_table(s)}
-    st = tables["seats"]
+    fair = seat_fairness(np.asarray(s["wins"]), games)
+    honor = [mean_from_moments(float(st["honor"][k]), float(st["honor_sq"][k]), games)
+             for k in range(players)]
+    for k, e in enumerate(honor):
+        long.add("seats", "final_honor", f"seat {k + 1}", e)
+    extra = {"final_honor": [e.value for e in honor],
+             "emperor_turns_per_game": list(st["emperor_turns"] / games),
+             "shogun_turns_per_game": list(st["shogun_turns"] / games),
+             "eliminated_rate": list(st["eliminated"] / games)}
+    tables = {"seats": S.seat_table(fair, seats, long, extra),
+              "lengths": S.length_table({"turns": s["lengths"]}, "turns", long),
+              **own_tables(s, long)}
+    headline = [{"figure": f"seat {r.seat} win rate ({seats[r.seat - 1]})",
+                 "value": S.pct(r.rate.value),
+                 "95% interval": f"{S.pct(r.rate.lo)} - {S.pct(r.rate.hi)}",
+                 "note": "differs from fair (99%)" if r.flagged else
+                 f"fair {S.pct(fair.fair_share)}"} for r in fair.seats]
     ln = tables["lengths"].row(0, named=True)
-    headline = [{"figure": f"seat {r['seat']} win rate ({r['policy']})",
-                 "value": _pct(r["win_rate"]),
-                 "95% interval": f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}",
-                 "note": r["flag"] or f"fair {_pct(r['fair'])}"} for r in st.iter_rows(named=True)]
     headline.append({"figure": "game length (turns)", "value": f"{ln['mean_turns']:.2f}",
                      "95% interval": f"{ln['ci_low']:.2f} - {ln['ci_high']:.2f}",
                      "note": f"sd {ln['sd']:.2f}"})
@@ -502,42 +397,14 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
     if cu.height:
         r = cu.row(0, named=True)
         headline.append({"figure": f"last place after turn {r['turn']} wins",
-                         "value": _pct(r["emperor_win_rate"]),
-                         "95% interval": f"{_pct(r['ci_low'])} - {_pct(r['ci_high'])}",
-                         "note": f"even chance {_pct(r['fair'])}"})
-    sections = [
-        ("Seats", "seats", "Win rate per seat (seat 1 is the first Emperor and draws and places "
-         "first) against the fair share; exact binomial p-values, Holm-adjusted across seats; "
-         "final Honor with its interval; offices held per game."),
-        ("Start draw: income", "start_income", "Win rate by the koku the starting territories "
-         "yield per turn (every clan starts with the same clan points)."),
-        ("Start draw: major city", "start_major", "Win rate by the major city drawn."),
-        ("Start draw: clustering", "start_cluster", "Win rate by the most starting cities a "
-         "clan has in one province."),
-        ("Emperor catch-up", "catch_up", "How often the clan named Emperor after turn k (the "
-         "fewest Honor) wins the game, among the games that reach turn k."),
-        ("Game length", "lengths", "Turns per game."),
-        ("Honor sources", "honor_sources", "Honor gained and lost per game by source, for all "
-         "clans together and for the winner (mean with 95% interval)."),
-        ("Provinces", "provinces", "Share of clan-turns a province is held whole, games in "
-         "which someone held it whole at the end of some turn, and games whose winner holds "
-         "it at the end."),
-        ("Campaign battles", "battles", "Battles by terrain: attacker win rate (95% interval), "
-         "ties, emptied territories, mean losses."),
-        ("Cards", "cards", "How often each card is played for its power and in combat, per "
-         "game."),
-        ("Combat odds (exact)", "odds", "Every army size pair and terrain case, both sides "
-         "holding 5 random cards and playing their strongest (exact enumeration)."),
-        ("Other figures", "other", "Actions, moves, purchases, reactions and eliminations per "
-         "game."),
-    ]
-    json = {"seats": st.to_dicts(), "lengths": tables["lengths"].to_dicts(),
-            "catch_up": tables["catch_up"].to_dicts(),
-            "honor_sources": tables["honor_sources"].to_dicts(),
-            "provinces": tables["provinces"].to_dicts(), "battles": tables["battles"].to_dicts()}
+                         "value": S.pct(r["win_rate"]),
+                         "95% interval": f"{S.pct(r['ci_low'])} - {S.pct(r['ci_high'])}",
+                         "note": f"even chance {S.pct(r['fair'])}"})
+    json = {k: tables[k].to_dicts() for k in ("seats", "lengths", "catch_up", "honor_sources",
+                                               "provinces", "battles")}
     return Summary(
-        title=f"{manifest['game_title']}: balance report ({manifest['players']} players)",
+        title=f"{manifest['game_title']}: balance report ({players} players)",
         headline=pl.DataFrame(headline), tables=tables, long=long.frame(),
-        findings=findings(s, seats, tables, manifest["content"], target),
-        charts=_charts(s, tables, target), sections=sections, json=json,
+        findings=findings(s, seats, fair, tables, manifest["content"], target),
+        charts=_charts(s, fair, tables, target), sections=SECTIONS, json=json,
     )

@@ -1,12 +1,17 @@
-"""Samurai & Katana campaign: hand-built positions for each rule and reading, invariants on
-whole random and greedy games, rule options, determinism and mirrored seats."""
+"""Samurai & Katana campaign: hand-built positions for each rule and reading (driven
+through the Python handle: a position is set up, the acting clan's action is applied and the
+other clans' decisions are taken by their policies), invariants on whole random and greedy
+games, rule options, determinism and mirrored seats."""
 
 import numpy as np
 import pytest
 
-from kernels import samurai_katana as K
-from kernels.rng import new_states, seed_lanes
-from simcli.games.samurai_katana import MAX_TURNS, SamuraiKatana, play
+from kernels.events import new_log
+from kernels.rng import seed_lanes
+from kernels.samurai_katana import rules as K
+from kernels.samurai_katana.play import N_ROW
+from kernels.samurai_katana.stats import Misc, Source
+from simcli.games.samurai_katana import SamuraiKatana, play
 from simcli.run import RunConfig
 from simcli.run import play as study_play
 
@@ -18,27 +23,30 @@ DECK = CONTENT.data.deck
 
 class World:
     """An empty board for hand-built positions: every territory free, every card in the
-    draw pile (in deck order), 5 koku and a full supply for each clan."""
+    draw pile (in deck order), 5 koku and a full supply for each clan. The game is a
+    handle's (simcli replay's), its position replaced by this one."""
 
     def __init__(self, players=4, seats=None, rules=()):
         self.P = players
         self.prep = GAME.prepare(CONTENT, players, tuple(seats or ("greedy",) * players),
                                  GAME.resolve_rules(list(rules)))
         pr = self.prep
-        (self.bd, self.pl, self.pcount, self.hand, self.piles, self.gs, self.src, self.hist,
-         self.scr, self.row) = K.new_buffers(players, pr.terr.shape[0], pr.prov.shape[0],
-                                              pr.deck.shape[0], MAX_TURNS)
-        self.states = new_states(0, K.MAX_P + 1)
-        seed_lanes(self.states, np.uint64(1), 0)
-        self.lane = np.arange(players, dtype=np.int64)
-        self.pol = pr.policies.copy()
-        self.aggs = GAME.new_aggregates(pr)
+        self.h = GAME.handle(pr, 1, 0)
+        st = self.st = self.h.st
+        self.bd, self.pl, self.pcount, self.hand = st.bd, st.pl, st.pcount, st.hand
+        self.piles, self.gs, self.src = st.piles, st.gs, st.src
+        self.aggs = self.h.aggs
+        for a in self.aggs.values():
+            a[...] = 0
+        for arr in (st.bd, st.pl, st.pcount, st.hand, st.piles, st.src):
+            arr[...] = 0
         for p in range(players):
             self.pl[p, K.PL_SUPPLY] = pr.pi[K.PI_SAMURAI]
             self.pl[p, K.PL_CASTLES] = pr.pi[K.PI_CASTLES]
             self.pl[p, K.PL_KOKU] = 5
-        self.bd[0, :] = -1  # no owner
-        self.gs[K.G_EMP] = 0
+        self.bd[K.OWNER, :] = -1  # no owner
+        self.gs[:] = 0
+        self.gs[K.G_TURN] = 1
         self.gs[K.G_SHOGUN] = -1
         n = pr.deck.shape[0]
         self.piles[0, :n] = pr.deck
@@ -50,10 +58,10 @@ class World:
     def own(self, tid, p, samurai, castle=False):
         t = self.t(tid)
         K.set_owner(self.bd, self.pl, self.pcount, self.prep.terr, t, p)
-        self.bd[1, t] = samurai
+        self.bd[K.SAM, t] = samurai
         self.pl[p, K.PL_SUPPLY] -= samurai
         if castle:
-            self.bd[2, t] = 1
+            self.bd[K.CASTLE, t] = 1
             self.pl[p, K.PL_CASTLES] -= 1
 
     def give(self, p, *names):
@@ -96,41 +104,49 @@ class World:
         self.pl[:, K.PL_OUT] = self.pl[:, K.PL_NTERR] == 0
         assert self.ok()
 
+    def activate(self, p):
+        """Make it p's activation (its first action, the turn's first clan)."""
+        st = self.st
+        st.phase[0] = K.ACT
+        st.actor[0] = p
+        st.auto[0] = K.GO_NONE
+        st.cx[K.CX_ACTIVE] = p
+        st.cx[K.CX_ACTIONS] = 0
+        st.cx[K.CX_ITER] = 0
+        st.cx[K.CX_ORDER_ACT] = 1
+        st.scr[K.SC_DONE, :] = 0
+        st.scr[K.SC_DONE, p] = 1
+
+    def act(self, p, action):
+        """p takes `action` in its activation; the other clans' decisions it causes are
+        taken by their policies, until p is to act again (or its activation is over)."""
+        self.settle()
+        self.activate(p)
+        self.h.apply(action)
+        while not (self.h.phase() in ("act", "order") or self.h.is_over()):
+            self.h.step()
+        assert self.ok()
+
     def move(self, p, a, b, k):
         """p moves k samurai from a to b, fighting if it is an attack; True if it fought."""
-        self.settle()
-        pr, ag = self.prep, self.aggs
+        battles = int(self.aggs["battles"][..., 0].sum())
         e = self.link(a, b)
-        fight = K.start_move(self.states, self.lane, self.pol, p, self.t(a), e, k, self.bd,
-                             self.pl, self.pcount, self.hand, self.piles, self.gs, pr.terr,
-                             pr.adj, pr.cards, pr.win, ag["misc"], ag["cards"])
-        if fight:
-            K.battle(self.states, self.lane, self.pol, p, self.t(a), self.t(b), k, self.bd,
-                     self.pl, self.pcount, self.hand, self.piles, self.gs, self.src, pr.terr,
-                     pr.adj_start, pr.adj, pr.pi, pr.cards, ag["misc"], ag["battles"],
-                     ag["cards"], ag["seat"])
-        assert self.ok()
-        return fight
+        self.act(p, int(K.move_action(self.st, e, k)))
+        return int(self.aggs["battles"][..., 0].sum()) > battles
 
     def play_card(self, p, name, target):
-        self.settle()
-        pr, ag = self.prep, self.aggs
         code = DECK.names.index(name)
         i = int(np.nonzero(self.hand[p, : self.pl[p, K.PL_HAND]] == code)[0][0])
-        K.play_card(self.states, self.lane, self.pol, p, i, target, self.bd, self.pl,
-                    self.pcount, self.hand, self.piles, self.gs, self.src, pr.terr, pr.pi,
-                    pr.cards, ag["cards"], ag["misc"])
-        assert self.ok()
+        self.act(p, int(K.card_action(self.st, i, target)))
 
     def end_activation(self, p):
-        pr = self.prep
-        K.end_activation(p, self.bd, self.pl, self.pcount, self.gs, self.src, pr.terr,
-                         pr.prov, pr.pi)
+        """p passes: its activation ends (provinces and Kyoto pay)."""
+        self.act(p, int(K.PASS))
 
     def ok(self):
         pr = self.prep
         return K.audit(self.P, self.bd, self.pl, self.pcount, self.gs, pr.terr, pr.pi,
-                       pr.deck.shape[0], self.scr[K.SC_A])
+                       pr.deck.shape[0], self.st.scr[K.SC_A])
 
     def where(self, tid):
         t = self.t(tid)
@@ -141,6 +157,21 @@ class World:
 
     def cards(self, p):
         return int(self.pl[p, K.PL_HAND])
+
+    def legal(self, p):
+        """p's legal actions at the start of an activation in this position."""
+        self.settle()
+        self.activate(p)
+        return self.h.legal_actions()
+
+    def choice(self, p):
+        """What p's policy chooses at the start of an activation in this position."""
+        self.settle()
+        self.activate(p)
+        return self.h.choose()
+
+
+LOG, LOG_N = new_log(0)
 
 
 # --- battles in the campaign -------------------------------------------------------------
@@ -240,25 +271,27 @@ def test_a_defender_short_of_cards_fills_to_two_and_plays_their_values_only():
     w.give(0, "Samurai", "Samurai")  # 4 + 4 samurai = 8
     w.top_of_deck("Ambush", "Battle Standard")  # drawn by the defender: values 3 + 2
     assert w.move(0, "owari", "mino", 4)
-    assert w.aggs["misc"][K.M_FILLED] == 1
+    assert w.aggs["misc"][Misc.FILLED] == 1
     # 3 + 2 + 1 samurai = 6 < 8: a Battle Standard played as a special would not change it,
     # but the defender had only the two cards it drew: both count for their values
     assert w.where("mino")[0] == 0
 
 
 def test_attacks_need_two_cards():
-    w = World()
+    w = World(seats=("random",) * 4)
     w.own("owari", 0, 5)
     w.own("mino", 1, 1)
     w.give(0, "Samurai")
-    pr = w.prep
-    s, e, _k = K.greedy_move(0, w.bd, w.pl, w.pcount, pr.terr, pr.prov, pr.adj_start, pr.adj,
-                            pr.pi, pr.pf, pr.win, w.gs)
-    assert s < 0 or pr.adj[0, e] != w.t("mino")  # no attack on mino with one card
-    act, _a, b, _c = K.random_choice(w.states[0], 0, w.bd, w.pl, w.hand, pr.adj_start, pr.adj,
-                                   pr.pi, pr.cards)
-    if act == K.A_MOVE:
-        assert pr.adj[0, b] != w.t("mino")
+    mino = w.t("mino")
+    for a in w.legal(0):  # no attack on mino with one card, for any policy
+        if a >= K.move_base(w.st):
+            e = (a - K.move_base(w.st)) // int(w.prep.pi[K.PI_SAMURAI])
+            assert w.prep.adj[0, e] != mino
+    w2 = World()
+    w2.own("owari", 0, 5)
+    w2.own("mino", 1, 1)
+    w2.give(0, "Samurai")
+    assert w2.choice(0) in w2.legal(0)
 
 
 # --- cards and reactions ------------------------------------------------------------------
@@ -273,7 +306,7 @@ def test_tsunami_cancels_a_sea_attack_and_refunds_the_move():
     assert not w.move(0, "echigo", "sado", 4)
     assert w.where("sado") == (1, 1, 0) and w.where("echigo") == (0, 5, 0)
     assert w.pl[0, K.PL_KOKU] == 5 and w.cards(1) == 2
-    assert w.aggs["misc"][K.M_CANCELLED] == 1
+    assert w.aggs["misc"][Misc.CANCELLED] == 1
     # with two cards left it can no longer play a card at any time: the attack goes on
     w = World()
     w.own("echigo", 0, 5)
@@ -349,7 +382,7 @@ def test_culture_harvest_wako_and_ninja():
     w = World(seats=("greedy", "random", "random", "random"))
     w.own("owari", 0, 2)
     w.own("mino", 1, 1)
-    w.give(0, "No Theatre", "Rice Harvest", "Wako Pirates", "Ninja", "Samurai")
+    w.give(0, "No Theatre", "Rice Harvest", "Wako Pirates", "Ninja", "Samurai", "Hatamoto")
     w.give(1, "Ashigaru")
     w.play_card(0, "No Theatre", 0)
     assert w.honor(0) == 2 and w.pl[0, K.PL_KOKU] == 2
@@ -396,9 +429,9 @@ def test_province_values_minus_one():
 
 def test_the_game_ends_only_when_the_target_is_passed():
     w = World(rules=["target-honor=20"])
-    K.gain(w.pl, w.src, w.gs, w.prep.pi, 0, 20, K.S_CARDS)
+    K.gain(w.pl, w.src, w.gs, w.prep.pi, LOG, LOG_N, 0, 20, Source.CARDS)
     assert w.gs[K.G_END] == 0  # 20 is reached, not passed
-    K.gain(w.pl, w.src, w.gs, w.prep.pi, 0, 1, K.S_CARDS)
+    K.gain(w.pl, w.src, w.gs, w.prep.pi, LOG, LOG_N, 0, 1, Source.CARDS)
     assert w.gs[K.G_END] == 1
 
 
@@ -406,12 +439,12 @@ def test_the_game_ends_only_when_the_target_is_passed():
 def test_emperor_gains_honor_when_he_stays_and_shogun_needs_more_honor(every):
     w = World(rules=["emperor-honor=every-turn"] if every else [])
     pr, seat = w.prep, w.aggs["seat"]
-    K.new_offices(w.pl, w.gs, w.bd, pr.pi, w.src, seat)
+    K.new_offices(w.pl, w.gs, w.bd, pr.pi, w.src, seat, LOG, LOG_N)
     assert w.gs[K.G_EMP] == 0 and w.honor(0) == 1  # everyone at 0: the Emperor stays
     assert w.gs[K.G_SHOGUN] == -1  # no one has more Honor than the Emperor
     # now clan 0 leads: clan 1 (first clockwise among the tied last) becomes Emperor
     w.pl[0, K.PL_HONOR] = 6
-    K.new_offices(w.pl, w.gs, w.bd, pr.pi, w.src, seat)
+    K.new_offices(w.pl, w.gs, w.bd, pr.pi, w.src, seat, LOG, LOG_N)
     assert w.gs[K.G_EMP] == 1 and w.gs[K.G_SHOGUN] == 0
     assert w.honor(1) == (1 if every else 0)
 
@@ -423,7 +456,7 @@ def test_emperor_ties_go_to_fewer_clan_points():
     w.own("kii", 1, 1)
     w.own("ise", 0, 1)
     w.gs[K.G_EMP] = 2
-    K.new_offices(w.pl, w.gs, w.bd, w.prep.pi, w.src, w.aggs["seat"])
+    K.new_offices(w.pl, w.gs, w.bd, w.prep.pi, w.src, w.aggs["seat"], LOG, LOG_N)
     assert w.gs[K.G_EMP] in (0, 1)  # no clan points: fewer than clans 2 and 3
 
 
@@ -433,12 +466,15 @@ def test_an_eliminated_clan_returns_with_five_samurai_and_four_koku():
     w.own("mino", 0, 2)
     w.settle()  # clans 1-3 hold nothing: eliminated
     w.pl[1, K.PL_KOKU] = 0
-    K.return_clan(w.states[1], K.GREEDY, 1, w.bd, w.pl, w.pcount, w.prep.terr, w.prep.pi,
-                  w.aggs["misc"])
+    w.st.phase[0] = K.RETURN  # the returns at the start of a turn, clan 1 first
+    w.st.actor[0] = 1
+    w.st.cx[K.CX_ITER] = 1
+    w.h.step()
     assert w.pl[1, K.PL_OUT] == 0 and w.pl[1, K.PL_KOKU] == 4
     (t,) = np.nonzero(w.bd[0] == 1)[0]
     assert w.bd[1, t] == 5 and w.bd[2, t] == 0
     assert w.ok()
+    assert w.h.phase() == "return" and w.h.current_player() == 2  # then clan 2
 
 
 def test_taxes_and_cards_by_clan_points():
@@ -448,10 +484,14 @@ def test_taxes_and_cards_by_clan_points():
         w.own("kai", 0, 1)  # mountain: 1 koku, a minor city
         w.own("shinano", 0, 1)  # mountain, no city
         w.own("owari", 0, 1)  # plain: 2 koku
-        w.pl[0, K.PL_CP] = cp  # clan points as if it held these cities
-        K.taxes_and_cards(w.states, w.lane, w.pol, w.bd, w.pl, w.hand, w.piles, w.gs, w.src,
-                          w.prep.terr, w.prep.pi, w.prep.cards, w.aggs["misc"])
+        w.pl[0, K.PL_CP] = cp  # clan points as if it held these cities (not audited)
+        w.pl[:, K.PL_OUT] = w.pl[:, K.PL_NTERR] == 0
+        w.activate(1)  # the turn's last activation (clan 1 is out): phases 3 and 4 follow
+        w.st.cx[K.CX_ITER] = w.P - 1
+        w.h.apply(int(K.PASS))
+        assert w.h.phase() == "discard" and w.h.current_player() == 0
         assert w.pl[0, K.PL_KOKU] == 5 + 1 + 1 + 2
+        w.h.apply(0)  # keeps its (empty) hand
         assert w.cards(0) == 5 + extra, (deal, cp)
 
 
@@ -472,27 +512,27 @@ def test_whole_games_keep_every_invariant_and_end(players, seats, rules):
     prep = GAME.prepare(CONTENT, players, seats, GAME.resolve_rules(rules))
     aggs = GAME.new_aggregates(prep)
     games = 120
-    rows = np.zeros((games, K.N_ROW), np.int64)
-    bufs = play(prep, 21, 0, games, aggs, rows)
+    rows = np.zeros((games, N_ROW), np.int64)
+    st = play(prep, 21, 0, games, aggs, rows)
     misc = aggs["misc"]
-    assert misc[K.M_BROKEN] == 0  # audited after every turn of every game
-    assert misc[K.M_CAPPED] <= 2 and misc[K.M_ACTION_CAP] == 0
+    assert misc[Misc.BROKEN] == 0  # audited after every turn of every game
+    assert misc[Misc.CAPPED] <= 2 and misc[Misc.ACTION_CAP] == 0
     core = GAME.core_stats(aggs, players)
     assert core.games == games == core.seat_wins.sum() + core.shared
     assert (rows[:, K.R_WINNER] < players).all() and (rows[:, K.R_TURNS] >= 1).all()
     target = int(GAME.resolve_rules(rules)["target-honor"])
     completed = rows[:, K.R_COMPLETED] == 1
     # a completed game ends in the turn someone passed the target
-    assert completed.sum() == games - misc[K.M_CAPPED]
+    assert completed.sum() == games - misc[Misc.CAPPED]
     honors = rows[:, K.R_HONOR:K.R_HONOR + players]
     # someone passed the target during the last turn (Honor may fall again before its end)
     assert np.median(honors.max(axis=1)[completed]) >= target
     winners = rows[:, K.R_WINNER]
     won = winners >= 0
     assert (honors[won, winners[won]] == honors[won].max(axis=1)).all()
-    bd, pl, pcount, hand, piles, gs, _src, _hist, scr = bufs[:9]
+    bd, pl, pcount, hand, piles, gs = st.bd, st.pl, st.pcount, st.hand, st.piles, st.gs
     assert K.audit(players, bd, pl, pcount, gs, prep.terr, prep.pi, prep.deck.shape[0],
-                   scr[K.SC_A])
+                   st.scr[K.SC_A])
     pile = np.concatenate([piles[0, :gs[K.G_DECK]], piles[1, :gs[K.G_DISC]],
                            *[hand[p, :pl[p, K.PL_HAND]] for p in range(players)]])
     assert np.array_equal(np.sort(pile), np.sort(prep.deck))  # every card exactly once
@@ -525,9 +565,9 @@ def test_rotation_moves_players_and_their_luck_but_not_the_deal():
         runs = []
         for r in range(4):
             aggs = GAME.new_aggregates(prep)
-            rows = np.zeros((1, K.N_ROW), np.int64)
-            bufs = play(prep, 8, idx, 1, aggs, rows, rotation=r)
-            runs.append((rows[0].copy(), aggs["start_major"].copy(), bufs[0].copy()))
+            rows = np.zeros((1, N_ROW), np.int64)
+            st = play(prep, 8, idx, 1, aggs, rows, rotation=r)
+            runs.append((rows[0].copy(), aggs["start_major"].copy(), st.bd.copy()))
         assert np.array_equal(runs[3][0], runs[0][0])  # rotation 3 = rotation 0 (3 seats)
         for r in range(1, 3):  # the shared stream deals the same cities to the same seats
             assert np.array_equal(runs[r][0][K.R_INCOME:K.R_INCOME + 3],
@@ -624,14 +664,13 @@ def test_random_sells_honor_only_when_out_of_koku():
     w = World(seats=("random",) * 4)
     w.own("owari", 0, 1)
     w.pl[0, K.PL_HONOR] = 6
-    pr = w.prep
     seen = {5: set(), 0: set()}
     for koku in (5, 0):
         w.pl[0, K.PL_KOKU] = koku
+        assert (int(K.SELL) in w.legal(0)) == (koku == 0)
         for i in range(300):
-            seed_lanes(w.states, np.uint64(i), 0)
-            act = K.random_choice(w.states[0], 0, w.bd, w.pl, w.hand, pr.adj_start, pr.adj,
-                                  pr.pi, pr.cards)[0]
-            seen[koku].add(int(act))
-    assert K.A_SELL not in seen[5] and K.A_MOVE in seen[5]
-    assert seen[0] == {K.A_PASS, K.A_SELL}  # no koku: it cannot move either
+            seed_lanes(w.st.rng, np.uint64(i), 0)
+            a = w.choice(0)
+            seen[koku].add("move" if a >= K.move_base(w.st) else int(a))
+    assert int(K.SELL) not in seen[5] and "move" in seen[5]
+    assert seen[0] == {int(K.PASS), int(K.SELL)}  # no koku: it cannot move either

@@ -13,7 +13,25 @@ from typing import Any
 import numpy as np
 
 from kernels import katana_combat as KC
-from kernels import samurai_katana as K
+from kernels.samurai_katana import rules as K
+from kernels.samurai_katana.play import N_ROW, Call, handle_call, handle_start, play_chunk
+from kernels.samurai_katana.stats import (
+    N_CLUSTER,
+    N_INCOME,
+    N_LEN,
+    N_MARGIN,
+    TABLE,
+    TRACE_GAMES,
+    TRACE_TURNS,
+    Aggregates,
+    BattleStat,
+    CardStat,
+    Misc,
+    ProvStat,
+    SeatStat,
+    SourceStat,
+)
+from kernels.stat_table import as_tuple
 from simcli.errors import UserError
 from simcli.games.base import (
     Content,
@@ -26,13 +44,12 @@ from simcli.games.base import (
     read_toml,
     sha256,
 )
+from simcli.games.handle import GameHandle, IllegalAction
 
 GAME_NAME = "samurai-katana"
 GREEDY_THRESHOLD = 0.6  # greedy attacks when the odds table gives it at least this chance
 MAX_TURNS = 100  # safety cap per game (counted)
 MAX_ACTIONS = 60  # safety cap on actions in one clan activation (counted)
-TRACE_GAMES = 12  # games (by index) whose Honor is traced turn by turn
-TRACE_TURNS = 40
 CATCH_UP_TURN = 5  # own metric: does the Emperor after this turn win?
 
 KINDS = {"warrior": KC.K_WARRIOR, "special": KC.K_SPECIAL, "event": KC.K_EVENT,
@@ -821,6 +838,7 @@ class Prepared:
     pi: np.ndarray
     pf: np.ndarray
     win: np.ndarray
+    data: KatanaContent | None = None  # names for the game log
 
 
 def kernel_map(board: Board, numbers: Numbers, minus_one: bool
@@ -855,7 +873,10 @@ class SamuraiKatana(Game):
     rules = RULES
     default_n = 50_000
     chunk_size = 1_000
-    kernel = K.play_chunk
+    kernel = play_chunk
+    stats = TABLE
+    length_column = "turns"
+    options = K.OPTIONS
     supports_mirror = True
     own_metric_names = ("emperor_catch_up", "attacker_win_rate", "kinai_winner",
                         "elimination_rate")
@@ -921,37 +942,44 @@ class SamuraiKatana(Game):
             players=players, policies=np.array([codes[s] for s in seats], np.int64),
             terr=terr, adj_start=board.adj_start, adj=adj, prov=prov, majors=majors,
             minors=minors, cards=np.ascontiguousarray(data.deck.table),
-            deck=deck_array(data.deck), pi=pi, pf=pf, win=win_table(data),
+            deck=deck_array(data.deck), pi=pi, pf=pf, win=win_table(data), data=data,
         )
 
-    def new_aggregates(self, prep: Prepared) -> dict[str, np.ndarray]:
-        """Zeroed statistics in the kernel's layout."""
-        z = np.zeros
-        T = prep.terr.shape[0]
-        NP = prep.prov.shape[0]
-        return {
-            "wins": z(K.MAX_P, np.int64),
-            "misc": z(K.N_MISC, np.int64),
-            "lengths": z(K.N_LEN, np.int64),
-            "margin": z(K.N_MARGIN, np.int64),
-            "start_income": z((K.N_INCOME, 2), np.int64),
-            "start_major": z((T, 2), np.int64),
-            "start_cluster": z((K.N_CLUSTER, 2), np.int64),
-            "catch_up": z((MAX_TURNS + 1, 2), np.int64),
-            "sources": z((K.N_SRC, K.N_SR), np.int64),
-            "provinces": z((NP, K.N_PS), np.int64),
-            "battles": z((2, 2, K.N_BS), np.int64),
-            "cards": z((prep.cards.shape[0], K.N_CS), np.int64),
-            "seat": z((K.MAX_P, K.N_SS), np.int64),
-            "trace": z((TRACE_GAMES, K.MAX_P, K.TRACE_TURNS), np.int64),
-        }
+    def sizes(self, prep: Prepared) -> dict[str, int]:
+        """Run-time sizes of the statistics table's dimensions."""
+        return {"seat": K.MAX_P, "length": N_LEN, "margin": N_MARGIN, "income": N_INCOME,
+                "territory": prep.terr.shape[0], "cluster": N_CLUSTER,
+                "catch_turn": MAX_TURNS + 1, "card": prep.cards.shape[0],
+                "province": prep.prov.shape[0], "trace_game": TRACE_GAMES,
+                "trace_turn": TRACE_TURNS}
+
+    def state(self, prep: Prepared, aggs: dict[str, np.ndarray], log_capacity: int = 0,
+              rotation: int = 0) -> K.State:
+        """A kernel state for games of this run, counting into `aggs`."""
+        pi = prep.pi
+        if rotation:  # a mirrored deal's sample Honor traces come from rotation 0 alone
+            pi = pi.copy()
+            pi[K.PI_TRACE] = 0
+        return K.new_state(
+            players=prep.players, policies=prep.policies, terr=prep.terr,
+            adj_start=prep.adj_start, adj=prep.adj, prov=prep.prov, majors=prep.majors,
+            minors=prep.minors, cards=prep.cards, deck=prep.deck, pi=pi, pf=prep.pf,
+            win=prep.win, aggs=as_tuple(Aggregates, aggs), log_capacity=log_capacity,
+            rotation=rotation,
+        )
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None, rotation: int = 0,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
-        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
-        play(prep, seed, first, count, aggs, rows, rotation)
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats; seat s
+        never uses option o where forbid[s, o])."""
+        play(prep, seed, first, count, aggs, rows, rotation, forbid)
+
+    def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0,
+               forbid: np.ndarray | None = None) -> SamuraiKatanaHandle:
+        """Playout `playout` of the run keyed by `seed`, step by step (simcli replay)."""
+        return SamuraiKatanaHandle(self, prep, seed, playout, rotation, forbid)
 
     def odds(self, req: OddsRequest) -> OddsResult:
         """Odds of one battle, or the whole table."""
@@ -961,11 +989,11 @@ class SamuraiKatana(Game):
         """Seat wins, shared wins (exact ties after every tie-break), completion, length in
         turns, Honor margin."""
         misc = aggs["misc"]
-        shared = int(misc[K.M_SHARED])
+        shared = int(misc[Misc.SHARED])
         games = int(aggs["wins"].sum()) + shared
         return CoreStats(
             games=games, seat_wins=aggs["wins"][:players].copy(), shared=shared,
-            completed=games - int(misc[K.M_CAPPED]), length=aggs["lengths"].copy(),
+            completed=games - int(misc[Misc.CAPPED]), length=aggs["lengths"].copy(),
             length_unit="turns", margin=aggs["margin"].copy(),
         )
 
@@ -973,19 +1001,19 @@ class SamuraiKatana(Game):
         """Emperor catch-up, attacker success, Kinai and eliminations."""
         from reports.stats import rate
 
-        games = int(aggs["wins"].sum() + aggs["misc"][K.M_SHARED])
+        games = int(aggs["wins"].sum() + aggs["misc"][Misc.SHARED])
         catch = aggs["catch_up"][CATCH_UP_TURN]
         b = aggs["battles"].sum(axis=(0, 1))
-        kinai = int(aggs["misc"][K.M_KINAI_WINNER])
+        kinai = int(aggs["misc"][Misc.KINAI_WINNER])
         return [
             ("emperor_catch_up", rate(int(catch[1]), int(catch[0])),
              f"Chance that the clan with the fewest Honor after turn {CATCH_UP_TURN} (the "
              f"Emperor named then) wins; 1/{players} would be a full catch-up."),
-            ("attacker_win_rate", rate(int(b[K.BS_ATT]), int(b[K.BS_N])),
+            ("attacker_win_rate", rate(int(b[BattleStat.ATT]), int(b[BattleStat.N])),
              "Share of campaign battles the attacker wins (ties go to the defender)."),
             ("kinai_winner", rate(kinai, games),
              "Share of games whose winner holds Kyoto's whole province (Kinai) at the end."),
-            ("elimination_rate", rate(int(aggs["misc"][K.M_GAMES_ELIM]), games),
+            ("elimination_rate", rate(int(aggs["misc"][Misc.GAMES_ELIM]), games),
              "Share of games in which at least one clan is eliminated."),
         ]
 
@@ -996,37 +1024,21 @@ class SamuraiKatana(Game):
         return R.summarize(named_stats(aggs, content.data, manifest), manifest)
 
 
-def seat_lanes(policies: np.ndarray, rotation: int) -> tuple[np.ndarray, np.ndarray]:
-    """(policy per seat, random-stream lane per seat) when player j sits at seat
-    (j + rotation) % P."""
-    P = len(policies)
-    players = (np.arange(P) - rotation) % P
-    return policies[players].astype(np.int64), players.astype(np.int64)
+def no_forbid() -> np.ndarray:
+    """A forbidden-options table that forbids nothing (the fast path's)."""
+    return np.zeros((K.MAX_P, len(K.OPTIONS)), np.bool_)
 
 
 def play(prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-         rows: np.ndarray | None = None, rotation: int = 0) -> tuple[np.ndarray, ...]:
-    """Play games first .. first+count-1 into `aggs`; returns the scratch buffers, which
-    hold the last game's final state (bd, pl, pcount, hand, piles, gs, src, hist, scr,
-    row; see kernels.samurai_katana.new_buffers)."""
-    from kernels.rng import STATE_SIZE
-
-    out = rows if rows is not None else np.zeros((0, K.N_ROW), np.int64)
-    pol, lane = seat_lanes(prep.policies, rotation)
-    bufs = K.new_buffers(prep.players, prep.terr.shape[0], prep.prov.shape[0],
-                         prep.deck.shape[0], int(prep.pi[K.PI_MAX_TURNS]))
-    states = np.zeros((K.MAX_P + 1, STATE_SIZE), np.uint64)  # one per lane, keyed per game
-    pi = prep.pi
-    if rotation:  # a mirrored deal's sample Honor traces come from rotation 0 alone
-        pi = pi.copy()
-        pi[K.PI_TRACE] = 0
-    K.play_chunk(np.uint64(seed), first, count, prep.players, pol, lane, states, *bufs,
-                 prep.terr, prep.adj_start, prep.adj, prep.prov, prep.majors, prep.minors,
-                 prep.cards, prep.deck, pi, prep.pf, prep.win, aggs["wins"], aggs["misc"],
-                 aggs["lengths"], aggs["margin"], aggs["start_income"], aggs["start_major"],
-                 aggs["start_cluster"], aggs["catch_up"], aggs["sources"], aggs["provinces"],
-                 aggs["battles"], aggs["cards"], aggs["seat"], aggs["trace"], out)
-    return bufs
+         rows: np.ndarray | None = None, rotation: int = 0,
+         forbid: np.ndarray | None = None) -> K.State:
+    """Play games first .. first+count-1 into `aggs`; returns the kernel state, which holds
+    the last game's final position."""
+    st = SamuraiKatana().state(prep, aggs, rotation=rotation)
+    out = rows if rows is not None else np.zeros((0, N_ROW), np.int64)
+    play_chunk(st, np.uint64(seed), first, count,
+               no_forbid() if forbid is None else np.ascontiguousarray(forbid, np.bool_), out)
+    return st
 
 
 def named_stats(aggs: dict[str, np.ndarray], data: KatanaContent, manifest: dict[str, Any]
@@ -1039,10 +1051,10 @@ def named_stats(aggs: dict[str, np.ndarray], data: KatanaContent, manifest: dict
     minus_one = manifest["rules"].get("province-values") == "minus-one"
     return {
         "players": players,
-        "games": int(aggs["wins"].sum() + misc[K.M_SHARED]),
+        "games": int(aggs["wins"].sum() + misc[Misc.SHARED]),
         "wins": aggs["wins"][:players],
-        "shared": int(misc[K.M_SHARED]),
-        "capped": int(misc[K.M_CAPPED]),
+        "shared": int(misc[Misc.SHARED]),
+        "capped": int(misc[Misc.CAPPED]),
         "lengths": aggs["lengths"],
         "margin": aggs["margin"],
         "start_income": aggs["start_income"],
@@ -1054,45 +1066,282 @@ def named_stats(aggs: dict[str, np.ndarray], data: KatanaContent, manifest: dict
         "sources": {"name": ["combat", "provinces", "Kyoto", "cards", "Emperor",
                              "land of koku", "lost as Shogun", "lost to cards", "sold"],
                     "gain": [True] * 6 + [False] * 3,
-                    "sum": aggs["sources"][:, K.SR_SUM], "sq": aggs["sources"][:, K.SR_SQ],
-                    "win_sum": aggs["sources"][:, K.SR_WIN],
-                    "win_sq": aggs["sources"][:, K.SR_WIN_SQ]},
+                    "sum": aggs["sources"][:, SourceStat.SUM],
+                    "sq": aggs["sources"][:, SourceStat.SQ],
+                    "win_sum": aggs["sources"][:, SourceStat.WIN],
+                    "win_sq": aggs["sources"][:, SourceStat.WIN_SQ]},
         "provinces": {"name": list(board.province_names),
                       "honor": np.maximum(board.province_honor - int(minus_one), 0),
                       "territories": np.bincount(board.province,
                                                  minlength=len(board.province_ids)),
-                      "turns_held": aggs["provinces"][:, K.PS_TURNS],
-                      "ever": aggs["provinces"][:, K.PS_EVER],
-                      "end": aggs["provinces"][:, K.PS_END],
-                      "winner": aggs["provinces"][:, K.PS_WINNER]},
-        "battles": {"n": aggs["battles"][..., K.BS_N], "att": aggs["battles"][..., K.BS_ATT],
-                    "tie": aggs["battles"][..., K.BS_TIE],
-                    "empty": aggs["battles"][..., K.BS_EMPTY],
-                    "la": aggs["battles"][..., K.BS_LA], "ld": aggs["battles"][..., K.BS_LD]},
+                      "turns_held": aggs["provinces"][:, ProvStat.TURNS],
+                      "ever": aggs["provinces"][:, ProvStat.EVER],
+                      "end": aggs["provinces"][:, ProvStat.END],
+                      "winner": aggs["provinces"][:, ProvStat.WINNER]},
+        "battles": {"n": aggs["battles"][..., BattleStat.N],
+                    "att": aggs["battles"][..., BattleStat.ATT],
+                    "tie": aggs["battles"][..., BattleStat.TIE],
+                    "empty": aggs["battles"][..., BattleStat.EMPTY],
+                    "la": aggs["battles"][..., BattleStat.LA],
+                    "ld": aggs["battles"][..., BattleStat.LD]},
         "cards": {"name": list(deck.names), "kind": list(deck.kinds), "count": deck.counts,
-                  "power": aggs["cards"][:, K.CS_POWER], "combat": aggs["cards"][:, K.CS_COMBAT],
-                  "countered": aggs["cards"][:, K.CS_COUNTERED]},
-        "seat": {"emperor_turns": aggs["seat"][:players, K.SS_EMP_TURNS],
-                 "shogun_turns": aggs["seat"][:players, K.SS_SHOGUN_TURNS],
-                 "honor": aggs["seat"][:players, K.SS_HONOR],
-                 "honor_sq": aggs["seat"][:players, K.SS_HONOR2],
-                 "eliminated": aggs["seat"][:players, K.SS_ELIM],
-                 "clan_points": aggs["seat"][:players, K.SS_CP]},
+                  "power": aggs["cards"][:, CardStat.POWER],
+                  "combat": aggs["cards"][:, CardStat.COMBAT],
+                  "countered": aggs["cards"][:, CardStat.COUNTERED]},
+        "seat": {"emperor_turns": aggs["seat"][:players, SeatStat.EMP_TURNS],
+                 "shogun_turns": aggs["seat"][:players, SeatStat.SHOGUN_TURNS],
+                 "honor": aggs["seat"][:players, SeatStat.HONOR],
+                 "honor_sq": aggs["seat"][:players, SeatStat.HONOR2],
+                 "eliminated": aggs["seat"][:players, SeatStat.ELIM],
+                 "clan_points": aggs["seat"][:players, SeatStat.CP]},
         "trace": aggs["trace"][:, :players, :],
-        "misc": {"eliminations": int(misc[K.M_ELIM]), "returns": int(misc[K.M_RETURNS]),
-                 "moves_cancelled": int(misc[K.M_CANCELLED]),
-                 "cards_countered": int(misc[K.M_COUNTERED]),
-                 "reshuffles": int(misc[K.M_RESHUFFLES]),
-                 "action_cap_hits": int(misc[K.M_ACTION_CAP]),
-                 "actions": int(misc[K.M_ACTIONS]), "moves": int(misc[K.M_MOVES]),
-                 "cards_played": int(misc[K.M_EVENTS]),
-                 "samurai_bought": int(misc[K.M_BOUGHT_SAMURAI]),
-                 "castles_bought": int(misc[K.M_BOUGHT_CASTLES]),
-                 "honor_sales": int(misc[K.M_SOLD]), "defenders_filled": int(misc[K.M_FILLED]),
-                 "castles_taken": int(misc[K.M_CASTLES_TAKEN]),
-                 "no_return_turns": int(misc[K.M_NO_RETURN])},
+        "misc": {"eliminations": int(misc[Misc.ELIM]), "returns": int(misc[Misc.RETURNS]),
+                 "moves_cancelled": int(misc[Misc.CANCELLED]),
+                 "cards_countered": int(misc[Misc.COUNTERED]),
+                 "reshuffles": int(misc[Misc.RESHUFFLES]),
+                 "action_cap_hits": int(misc[Misc.ACTION_CAP]),
+                 "actions": int(misc[Misc.ACTIONS]), "moves": int(misc[Misc.MOVES]),
+                 "cards_played": int(misc[Misc.EVENTS]),
+                 "samurai_bought": int(misc[Misc.BOUGHT_SAMURAI]),
+                 "castles_bought": int(misc[Misc.BOUGHT_CASTLES]),
+                 "honor_sales": int(misc[Misc.SOLD]), "defenders_filled": int(misc[Misc.FILLED]),
+                 "castles_taken": int(misc[Misc.CASTLES_TAKEN]),
+                 "no_return_turns": int(misc[Misc.NO_RETURN])},
         "odds": {"win": grid[..., KC.OS_WIN], "tie": grid[..., KC.OS_TIE],
                  "attacker_losses": grid[..., KC.OS_LA], "defender_losses": grid[..., KC.OS_LD],
                  "empty": grid[..., KC.OS_EMPTY], "max_size": KC.MAX_SIZE,
                  "policy": ODDS_POLICY},
     }
+
+
+# --- one game, step by step --------------------------------------------------------------
+LOG_CAPACITY = 1 << 16  # events of one game (a 4-player game logs a few thousand)
+RESULTS = {1: "the attacker wins", 0: "a tie: the defender holds", -1: "the defender wins"}
+SOURCES = ("combat", "province", "Kyoto", "card", "Emperor", "land of koku",
+           "lost as Shogun", "lost to a card", "sold for koku")
+TAKEN = ("destroys it", "replaces it with one of its own", "moves its own castle there")
+
+
+class SamuraiKatanaHandle(GameHandle):
+    """One Samurai & Katana game driven from Python through the compiled rules."""
+
+    max_actions = 1 << 16
+
+    def __init__(self, game: SamuraiKatana, prep: Prepared, seed: int, playout: int,
+                 rotation: int = 0, forbid: np.ndarray | None = None) -> None:
+        self.game = game
+        self.prep = prep
+        self.aggs = game.new_aggregates(prep)  # scratch statistics of this game
+        self.st = game.state(prep, self.aggs, log_capacity=LOG_CAPACITY, rotation=rotation)
+        self.log_buf = self.st.log
+        self.log_n = self.st.log_n
+        self.forbid = no_forbid() if forbid is None else np.asarray(forbid, np.bool_)
+        self._out = np.zeros(max(self.max_actions, N_ROW), np.int64)
+        self._fout = np.zeros(K.MAX_P, np.float64)
+        handle_start(self.st, np.uint64(seed), playout)
+
+    def _call(self, call: Call, a: int = 0, out: np.ndarray | None = None) -> int:
+        return int(handle_call(self.st, np.int64(call), np.int64(a),
+                               self._out if out is None else out, self.forbid, self._fout))
+
+    # --- hooks into the kernels ---
+    def current_player(self) -> int:
+        """Seat (from 0) to act; -1 when the game is over."""
+        return self._call(Call.TO_MOVE)
+
+    def _legal(self, out: np.ndarray) -> int:
+        return self._call(Call.LEGAL, out=out)
+
+    def apply(self, action: int) -> None:
+        """Apply the player to act's action; an illegal one raises IllegalAction. Discards
+        are checked as a mask of the hand's positions (legal_actions lists the masks of the
+        first 16 positions only)."""
+        if self.phase() != "discard":
+            super().apply(action)
+            return
+        n = int(self.st.pl[self.current_player(), K.PL_HAND])
+        if not 0 <= int(action) < 1 << n:
+            raise IllegalAction(f"discard mask {action} is not one of the {n} cards in hand")
+        self._log_decision(1 << n, int(action))
+        self._apply(int(action))
+
+    def _apply(self, action: int) -> None:
+        self._call(Call.APPLY, action)
+
+    def _choose(self) -> int:
+        return self._call(Call.CHOOSE)
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return int(self.st.phase[0]) == int(K.OVER)
+
+    def turn(self) -> int:
+        """0 during setup, then the turn number."""
+        return int(self.st.gs[K.G_TURN])
+
+    def phase(self) -> str:
+        """The decision the game waits for (rules.PHASES)."""
+        return K.PHASES[int(self.st.phase[0])]
+
+    def option_of(self, action: int) -> int:
+        """The option (index into rules.OPTIONS) an action of the player to act uses, or -1."""
+        return self._call(Call.OPTION, action)
+
+    def row(self) -> dict[str, int]:
+        """The finished game's --save-games row."""
+        row = np.zeros(N_ROW, np.int64)
+        self._call(Call.ROW, out=row)
+        return {c: int(v) for c, v in zip(self.game.row_columns, row, strict=True)}
+
+    def outcome(self) -> dict[str, Any]:
+        """Winners (seats from 1; several when equal after every tie-break), length in
+        turns, Honor and clan points per seat."""
+        self._call(Call.OUTCOME)
+        P = self.prep.players
+        st = self.st
+        return {
+            "winners": [q + 1 for q in range(P) if self._fout[q] > 0],
+            "length": int(st.gs[K.G_TURN]),
+            "completed": not bool(st.cx[K.CX_CAPPED]),
+            "honor": [int(st.pl[q, K.PL_HONOR]) for q in range(P)],
+            "clan_points": [int(st.pl[q, K.PL_CP]) for q in range(P)],
+        }
+
+    # --- words ---
+    def territory(self, t: int) -> str:
+        """A territory's name (and its city)."""
+        b = self.prep.data.board
+        city = b.city_name[t]
+        return f"{b.names[t]}" + (f" ({city})" if city else "")
+
+    def card(self, c: int) -> str:
+        """A card type's name."""
+        return self.prep.data.deck.names[c]
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What seat `player` (from 0) sees: the board, every clan's public figures, its own
+        hand; of rivals only the size of their hands."""
+        st = self.st
+        P = self.prep.players
+        board = {self.prep.data.board.ids[t]: {"owner": int(st.bd[K.OWNER, t]) + 1,
+                                               "samurai": int(st.bd[K.SAM, t]),
+                                               "castle": bool(st.bd[K.CASTLE, t])}
+                 for t in range(st.bd.shape[1]) if st.bd[K.OWNER, t] >= 0}
+        clans = {q + 1: {"honor": int(st.pl[q, K.PL_HONOR]), "koku": int(st.pl[q, K.PL_KOKU]),
+                         "supply": int(st.pl[q, K.PL_SUPPLY]),
+                         "castles_in_reserve": int(st.pl[q, K.PL_CASTLES]),
+                         "hand_size": int(st.pl[q, K.PL_HAND]),
+                         "eliminated": bool(st.pl[q, K.PL_OUT])} for q in range(P)}
+        return {
+            "seat": player + 1, "phase": self.phase(), "turn": self.turn(),
+            "emperor": int(st.gs[K.G_EMP]) + 1, "shogun": int(st.gs[K.G_SHOGUN]) + 1 or None,
+            "hand": [self.card(int(c)) for c in st.hand[player, :st.pl[player, K.PL_HAND]]],
+            "draw_pile": int(st.gs[K.G_DECK]), "discards": int(st.gs[K.G_DISC]),
+            "board": board, "clans": clans,
+        }
+
+    def _hand(self, p: int, i: int) -> str:
+        return self.card(int(self.st.hand[p, i]))
+
+    def describe_action(self, action: int) -> str:
+        """An action of the player to act, in words."""
+        st = self.st
+        ph = int(st.phase[0])
+        p = int(st.actor[0])
+        if ph == int(K.PLACE):
+            return f"places a samurai on {self.territory(action)}"
+        if ph == int(K.RETURN):
+            return f"returns to {self.territory(action)}"
+        if ph == int(K.ORDER):
+            return f"names seat {action + 1}"
+        if ph == int(K.CASTLE_BUY):
+            return "builds no castle" if action == 0 else \
+                f"builds a castle on {self.territory(action - 1)}"
+        if ph == int(K.BUY):
+            return f"buys {action} samurai"
+        if ph == int(K.JUSTICE):
+            return "cancels the card with Shogunal Justice" if action else "lets the card act"
+        if ph == int(K.CANCEL):
+            if not action:
+                return "lets the attack come"
+            effects = [int(self.prep.cards[c, KC.CC_EFFECT])
+                       for c in st.hand[p, :st.pl[p, K.PL_HAND]]]
+            sea = bool(st.adj[1, st.bt[K.BT_LINK]]) and KC.E_TSUNAMI in effects
+            i = effects.index(KC.E_TSUNAMI if sea else KC.E_SCORCHED)
+            return f"cancels the attack with {self._hand(p, i)}"
+        if ph in (int(K.ATT_CARDS), int(K.DEF_CARDS)):
+            D = st.piles.shape[1]
+            ij, k = divmod(action, D + 1)
+            i, j = divmod(ij, D)
+            special = f" + {self._hand(p, k - 1)}" if k > 0 else ""
+            return f"fights with {self._hand(p, i)} and {self._hand(p, j)}{special}"
+        if ph == int(K.TAKE_CASTLE):
+            if action >= 2:
+                return f"moves its castle from {self.territory(action - 2)}"
+            return TAKEN[action]
+        if ph == int(K.DISCARD):
+            gone = [self._hand(p, i) for i in range(int(st.pl[p, K.PL_HAND])) if action >> i & 1]
+            return "discards " + (", ".join(gone) if gone else "nothing")
+        return self._describe_act(p, action)
+
+    def _describe_act(self, p: int, action: int) -> str:
+        st = self.st
+        if action == K.PASS:
+            return "passes (ends its activation)"
+        if action == K.SELL:
+            return "sells 2 Honor for 1 koku"
+        W = max(st.bd.shape[1], K.MAX_P)
+        mb = int(K.CARD) + st.piles.shape[1] * W
+        if action < mb:
+            i, x = divmod(action - int(K.CARD), W)
+            eff = int(self.prep.cards[st.hand[p, i], KC.CC_EFFECT])
+            on = self.territory(x) if eff == KC.E_UPRISING else f"seat {x + 1}"
+            return f"plays {self._hand(p, i)} on {on}"
+        e, k = divmod(action - mb, int(self.prep.pi[K.PI_SAMURAI]))
+        s = int(st.link_from[e])
+        n = int(st.adj[0, e])
+        by = " by sea" if st.adj[1, e] else ""
+        return f"moves {k + 1} samurai from {self.territory(s)} to {self.territory(n)}{by}"
+
+    def describe_event(self, kind: int, a: int, b: int, c: int, d: int) -> tuple[str, str]:
+        """(kind name, detail in words) of an event of the rules' log (rules.Ev)."""
+        ev = K.Ev(kind)
+        T = self.territory
+        seat = lambda q: f"seat {q + 1}" if q >= 0 else "no one"  # noqa: E731
+        words = {
+            K.Ev.CITY: lambda: f"draws {'major' if b == 2 else 'minor'} city {T(a)}",
+            K.Ev.PLACE: lambda: f"places a samurai on {T(a)} ({b} there)"
+                                + (" retreating" if c == 2 else ""),
+            K.Ev.DRAW: lambda: f"draws {self.card(a)} ({b} in hand)",
+            K.Ev.RESHUFFLE: lambda: f"{a} discards shuffled into a new draw pile",
+            K.Ev.TURN: lambda: f"turn {a}: Emperor {seat(b)}, Shogun {seat(c)}",
+            K.Ev.RETURN: lambda: f"returns to {T(a)} with {b} samurai"
+                                 + (f" (uprising against {seat(c)})" if c >= 0 else ""),
+            K.Ev.NO_RETURN: lambda: "finds no territory to return to",
+            K.Ev.CASTLE: lambda: f"builds a castle on {T(a)} for {b} koku",
+            K.Ev.BUY: lambda: f"pays for {a} samurai ({b} koku left)",
+            K.Ev.MOVE: lambda: f"moves {c} samurai from {T(a)} to {T(b)} ({d} koku)",
+            K.Ev.CANCEL: lambda: f"cancels {seat(b)}'s attack with {self.card(a)}",
+            K.Ev.CARD: lambda: f"plays {self.card(a)} on "
+                               + (T(b) if self.prep.cards[a, KC.CC_EFFECT] == KC.E_UPRISING
+                                  else seat(b)),
+            K.Ev.COUNTER: lambda: f"cancels {seat(b)}'s {self.card(a)} with Shogunal Justice",
+            K.Ev.STEAL: lambda: f"takes {self.card(a)} from {seat(b)}'s hand",
+            K.Ev.UPRISING: lambda: f"{T(a)} ({seat(c)}) loses {b} samurai to the uprising",
+            K.Ev.BATTLE: lambda: f"attacks {T(a)} ({seat(b)}) with {c} samurai against {d}",
+            K.Ev.SIDE: lambda: f"fights with {self.card(a)} and {self.card(b)}"
+                               + (f" + {self.card(c)}" if c >= 0 else "")
+                               + f": {d} card points",
+            K.Ev.OUTCOME: lambda: f"battle for {T(d)}: {RESULTS[a]}; attacker loses {b}, "
+                                  f"defender loses {c}",
+            K.Ev.CASTLE_TAKEN: lambda: f"takes the castle on {T(a)} and "
+                                       + (TAKEN[b] if b < 2 else f"moves its own from {T(c)}"),
+            K.Ev.HONOR: lambda: f"Honor {a:+d} = {b} ({SOURCES[c]})",
+            K.Ev.TAXES: lambda: f"collects {a} koku ({b} now)",
+            K.Ev.OUT: lambda: "is eliminated (no territory left)",
+            K.Ev.OFFICES: lambda: f"Emperor {seat(a)}, Shogun {seat(b)}",
+            K.Ev.DISCARD: lambda: f"discards {self.card(a)}",
+            K.Ev.RESULT: lambda: (f"{seat(a)} wins" if a >= 0 else "a shared win")
+                                 + f" after {b} turns" + ("" if c else " (safety cap)"),
+        }
+        return ev.name.lower(), words[ev]()

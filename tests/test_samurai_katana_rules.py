@@ -1,0 +1,138 @@
+"""Samurai & Katana rules driven through the Python handle on hand-built positions: combat
+points (a castle doubles its owner's weaker card, the mountain's +1, at most 4 samurai
+count, a tie leaves the defender holding), losses capped at 4, purchase costs and limits.
+(Province Honor and the Emperor/Shogun selection: tests/test_samurai_katana_campaign.py.)"""
+
+import numpy as np
+
+from kernels.samurai_katana import rules as K
+from tests.test_samurai_katana_campaign import World
+
+
+def side_points(w):
+    """Card points of each battle side in the log, in order (attacker, defender, ...)."""
+    return [int(e.detail.rsplit(": ", 1)[1].split()[0]) for e in w.h.log() if e.kind == "side"]
+
+
+def battle(castle):
+    """Clan 0 attacks clan 1's single samurai with 2 Ashigaru (2 points) and 4 samurai
+    against Hatamoto + Ashigaru (3 + 1)."""
+    w = World()
+    w.own("owari", 0, 5)
+    w.own("mino", 1, 1, castle=castle)
+    w.own("hida", 1, 1)
+    w.give(0, "Ashigaru", "Ashigaru")
+    w.give(1, "Hatamoto", "Ashigaru")
+    assert w.move(0, "owari", "mino", 4)
+    return w
+
+
+def test_a_castle_doubles_its_owners_weaker_card():
+    w = battle(castle=False)  # 2 + 4 = 6 against 4 + 1 = 5: the attacker wins
+    assert side_points(w) == [2, 4]
+    assert w.where("mino")[0] == 0 and w.honor(0) == 1
+    w = battle(castle=True)  # 3 + 1 + 1 (doubled) + 1 = 6: a tie, the defender holds
+    assert side_points(w) == [2, 5]
+    assert w.where("mino") == (1, 0, 1)  # its samurai died; the castle holds alone
+    assert w.honor(0) == 0 and w.honor(1) == 0  # a tie gives no Honor
+    assert w.where("owari") == (0, 1 + 4 - 2, 0)  # 2 swords killed two attackers
+
+
+def test_the_mountain_gives_the_defender_one_point():
+    for target, mountain in (("hida", True), ("shinano", True), ("omi", False)):
+        w = World()
+        w.own("mino", 0, 5)
+        w.own(target, 1, 3)
+        w.own("kai", 1, 1)
+        w.give(0, "Samurai", "Samurai")  # 4 + 4 = 8
+        w.give(1, "Hatamoto", "Ashigaru")  # 4 + 3 (+ 1 in the mountains)
+        assert w.move(0, "mino", target, 4)
+        outcome = next(e for e in w.h.log() if e.kind == "outcome").detail
+        if mountain:  # 8 against 8: a tie, the defender holds with 1 samurai left
+            assert "tie" in outcome and w.where(target) == (1, 1, 0)
+        else:
+            assert "attacker wins" in outcome and w.where(target)[0] == 0
+
+
+def test_at_most_four_samurai_count():
+    w = World()
+    w.own("owari", 0, 6)
+    w.own("mino", 1, 1)
+    w.own("hida", 1, 1)
+    w.give(0, "Ashigaru", "Ashigaru")  # 2 + min(5, 4) = 6, not 7
+    w.give(1, "Hatamoto", "Samurai")  # 5 + 1 = 6: a tie
+    assert w.move(0, "owari", "mino", 5)
+    assert w.honor(0) == 0 and w.honor(1) == 0
+    assert w.where("mino") == (-1, 0, 0)  # its last samurai fell: the territory is free
+    assert w.where("owari") == (0, 1 + 5 - 2, 0)  # 2 swords: 2 attackers died
+
+
+def test_losses_are_capped_at_four():
+    w = World()
+    w.own("owari", 0, 5)
+    w.own("mino", 1, 6)
+    w.own("hida", 1, 1)
+    # 2 + 2 swords + an Arquebus's 2: 6 swords, but at most 4 defenders die
+    w.give(0, "Yari Spearmen", "Yumi Archers", "Tanegashima Arquebus")
+    w.give(1, "Daimyo's Guard", "Mounted Samurai")  # 8 + 4 = 12: the defender wins
+    assert w.move(0, "owari", "mino", 4)
+    assert w.where("mino") == (1, 6 - 4, 0)
+    assert w.where("owari") == (0, 1 + 4 - 3, 0)  # 3 swords against the attackers
+    assert w.honor(1) == 1
+
+
+def test_purchase_costs_and_limits():
+    w = World()
+    w.own("yamashiro", 0, 1)  # Kyoto: a castle costs 6
+    w.own("owari", 0, 1)  # elsewhere 4
+    w.own("mino", 0, 1, castle=True)  # already has one
+    w.settle()  # clans 1-3 hold nothing
+    st = w.st
+    st.scr[K.SC_ORDER, :4] = (0, 1, 2, 3)
+    st.cx[K.CX_ITER] = 0
+    st.phase[0] = K.CASTLE_BUY
+    st.actor[0] = 0
+    kyoto, owari = w.t("yamashiro"), w.t("owari")
+    assert w.h.legal_actions() == [0, 1 + owari]  # 5 koku: Kyoto's castle is too dear
+    w.pl[0, K.PL_KOKU] = 9
+    assert sorted(w.h.legal_actions()) == sorted([0, 1 + kyoto, 1 + owari])
+    w.h.apply(1 + kyoto)
+    assert w.pl[0, K.PL_KOKU] == 3 and w.pl[0, K.PL_CASTLES] == 1 and w.where("yamashiro")[2]
+    assert w.h.phase() == "buy" and w.h.legal_actions() == [0, 1, 2, 3]  # 1 koku each
+    w.h.apply(2)
+    placed = 0
+    while w.h.phase() == "place":
+        assert set(w.h.legal_actions()) == {kyoto, owari, w.t("mino")}
+        w.h.step()
+        placed += 1
+    assert placed == 2 and w.pl[0, K.PL_KOKU] == 1
+    assert int(w.bd[K.SAM].sum()) == 5 and w.ok()
+    # one castle a turn: a clan that built is asked only for samurai
+    w.pl[0, K.PL_BUILT] = 1
+    st.cx[K.CX_ITER] = 0
+    st.cx[K.CX_ORDER_ACT] = 0
+    st.phase[0] = K.ORDER
+    st.actor[0] = 0
+    st.scr[K.SC_DONE, :4] = (1, 1, 1, 0)
+    st.cx[K.CX_ITER] = 3
+    w.h.apply(3)  # the Emperor names the last clan: phase 1 begins with clan 0
+    assert w.h.phase() == "buy" and w.h.current_player() == 0
+    assert np.array_equal(st.scr[K.SC_ORDER, :4], (0, 1, 2, 3))
+
+
+def test_the_emperor_and_the_shogun_are_named_after_the_last_activation():
+    w = World()
+    for tid, p in (("owari", 0), ("mino", 1), ("hida", 2), ("kai", 3)):
+        w.own(tid, p, 1)  # minor cities (1 clan point) but hida: no city
+    for p, h in enumerate((5, 2, 2, 8)):
+        w.pl[p, K.PL_HONOR] = h
+    w.settle()
+    w.activate(3)  # the turn's last activation: phase 3 follows its end
+    w.st.cx[K.CX_ITER] = w.P - 1
+    w.h.apply(int(K.PASS))
+    # fewest Honor: clans 1 and 2 tie at 2; clan 2 has fewer clan points (no city)
+    assert w.gs[K.G_EMP] == 2 and w.gs[K.G_SHOGUN] == 3  # the most Honor
+    assert w.honor(2) == 2  # a new Emperor gains nothing (only one who stays)
+    assert any(e.kind == "offices" and e.detail == "Emperor seat 3, Shogun seat 4"
+               for e in w.h.log())
+    assert w.h.phase() == "discard" and w.h.current_player() == 2  # phase 4 from him
