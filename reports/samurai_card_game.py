@@ -242,8 +242,9 @@ def findings(s: dict, seats: list[str], t: dict[str, pl.DataFrame], content: dic
                        f"{r['p_adjusted']:.2g}): significant at 99%.")
     oc = s["outcome"]
     out.append(f"Games with an outright winner: {_ci(rate(oc['outright'], games))}; shared "
-               f"victories: {_ci(rate(oc['shared'], games))}; nobody dominates any shape "
-               f"(everybody eliminated): {_ci(rate(oc['nobody'], games))}.")
+               f"victories (a tie that remains): {_ci(rate(oc['shared'], games))}; no "
+               f"winner (nobody dominates any shape, counted apart from shared victories): "
+               f"{_ci(rate(oc['no winner'], games))}.")
     ends = s["ends"]
     out.append("The game ends because a marker supply ran out in "
                f"{_ci(rate(ends['markers'], games))} of games, because the last village was "
@@ -352,10 +353,10 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
          "note": r["flag"] or f"equal share {_pct(r['fair'])}"}
         for r in st.iter_rows(named=True)
     ]
-    for name in ("shared", "nobody"):
+    for name in ("shared", "no winner"):
         e = rate(s["outcome"][name], games)
         headline_rows.append({
-            "figure": "shared victory" if name == "shared" else "nobody dominates a shape",
+            "figure": "shared victory" if name == "shared" else "no winner (nobody dominates)",
             "value": _pct(e.value), "95% interval": f"{_pct(e.lo)} - {_pct(e.hi)}",
             "note": "share of games"})
     for name, k in s["ends"].items():
@@ -382,7 +383,8 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
          "Holm-adjusted across seats (the flag uses the adjusted value). Shared victories "
          "and eliminations (no shape dominated) per seat."),
         ("Outcomes", "outcomes", "How games are decided: an outright winner, a shared "
-         "victory, or nobody (no player dominates a shape); and which branch of the winner "
+         "victory, or no winner (no player dominates a shape; not a shared victory); and "
+         "which branch of the winner "
          "rule decided them."),
         ("End reasons", "ends", "Share of games in which each end condition held after the "
          "last turn (a marker supply empty, the last village placed, every card played, or "

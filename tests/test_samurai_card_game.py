@@ -258,7 +258,7 @@ def test_same_seed_same_statistics_for_any_threads_and_chunks(det_prep):
 def test_core_stats_match_the_aggregates(det_prep):
     aggs = aggregates_with(det_prep, 500, 250, 1)
     core = GAME.core_stats(aggs, 3)
-    assert core.games == 500 == core.seat_wins.sum() + core.shared
+    assert core.games == 500 == core.seat_wins.sum() + core.shared + core.no_winner
     assert core.completed == 500 and core.length.sum() == 500 and core.length_unit == "turns"
 
 

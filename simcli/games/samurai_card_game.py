@@ -4,7 +4,7 @@ the kernel driver."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +88,19 @@ RULES = (
         "played card (on) or only villages on the table when the card was played count "
         "(off, the rulebook's wording).",
     ),
+)
+
+FIXED_READINGS = (
+    "The game ends after the turn in which a marker supply empties (a tied marker "
+    "discarded counts), the last village card is placed or the last card is played: the "
+    "turn is completed (scorings, the draw) and no further turn is played.",
+    "A player holding cards with no legal cell left ends the game (blocked; the rulebook "
+    "is silent, the case is rare).",
+    "A player without cards is skipped; seat 1 starts.",
+    "Games nobody wins (nobody dominates a shape) are counted apart from shared victories "
+    "(a tie that remains after the tie-break): no_winner_rate beside shared_rate.",
+    "A tie for a symbol, 0-0 included, pays nobody; an empty supply still pays "
+    "(substitute markers).",
 )
 
 
@@ -333,6 +346,9 @@ class SamuraiCardGame(Game):
     policies = POLICIES
     default_policy = "greedy"
     rules = RULES
+    fixed_readings = FIXED_READINGS
+    options = krules.OPTIONS  # playing a card of each symbol (the forbid columns)
+    value_n = 2_000  # playouts per run of `simcli value` (21 runs at 4 players)
     default_n = 1_000_000
     chunk_size = 4_000  # about half a second of greedy games: Ctrl-C stays quick
     kernel = kplay.play_chunk
@@ -380,12 +396,16 @@ class SamuraiCardGame(Game):
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None, rotation: int = 0,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
-        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats);
+        forbid[s, o] denies seat s playing cards of option o (rules.OPTIONS)."""
         out = rows if rows is not None else np.zeros((0, kplay.N_ROW), np.int64)
+        ban = no_forbidden()
+        if forbid is not None:
+            ban[:forbid.shape[0], :forbid.shape[1]] = forbid
         kplay.play_chunk(new_state(prep, aggs, rotation), np.uint64(seed), first, count, out,
-                        no_forbidden())
+                        ban)
 
     def handle(self, prep: Prepared, seed: int, playout: int,
                rotation: int = 0) -> SamuraiCardHandle:
@@ -393,14 +413,39 @@ class SamuraiCardGame(Game):
         return SamuraiCardHandle(self, prep, seed, playout, rotation)
 
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
-        """Seat outright wins; shared victories and games nobody won count as shared; every
-        game ends by the rules; length in turns (cards played)."""
+        """Seat outright wins; shared victories (a tie that remains) apart from games
+        nobody won (nobody dominates a shape: no_winner); every game ends by the rules;
+        length in turns (cards played)."""
         games = int(aggs["outcome"].sum())
         return CoreStats(
             games=games, seat_wins=aggs["wins"][:players].copy(),
-            shared=int(aggs["outcome"][Outcome.SHARED] + aggs["outcome"][Outcome.NONE]),
+            shared=int(aggs["outcome"][Outcome.SHARED]),
+            no_winner=int(aggs["outcome"][Outcome.NONE]),
             completed=games, length=aggs["lengths"].copy(), length_unit="turns",
         )
+
+    def seats_won(self, rows: np.ndarray) -> np.ndarray:
+        """won[g, s]: whether seat s won playout g outright or shared its victory (the row's
+        seat bits of the winners; none when nobody dominates a shape)."""
+        mask = rows[:, self.row_columns.index("shared_mask")]
+        return np.stack([(mask >> s) & 1 for s in range(self.max_players)],
+                        axis=1).astype(bool)
+
+    def remove_option(self, content: Content, option: int) -> Content | None:
+        """The content without every card of the option's symbol (helmet, buddha, rice or
+        samurai cards), for `simcli value`; None when that would leave no card or the
+        option is not a card kind."""
+        cs: CardSet = content.data
+        if not 0 <= option < len(krules.OPTIONS):
+            return None
+        keep = cs.kind_symbol != option
+        counts = np.where(keep, cs.kind_count, 0)
+        removed = np.where(keep, cs.kind_remove_4p, 0)
+        if counts.sum() == 0 or (counts - removed).sum() == 0:
+            return None
+        data = replace(cs, kind_count=counts, kind_remove_4p=removed)
+        return replace(content, name=f"{content.name} without {krules.OPTIONS[option]}s",
+                       data=data)
 
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
         """Tables, findings and chart data for a finished run."""
@@ -412,7 +457,7 @@ class SamuraiCardGame(Game):
 END_REASONS = (("markers", End.MARKERS), ("villages", End.VILLAGES), ("cards", End.CARDS),
                ("blocked", End.BLOCKED))
 OUTCOME_NAMES = {Outcome.OUTRIGHT: "outright", Outcome.SHARED: "shared",
-                 Outcome.NONE: "nobody"}
+                 Outcome.NONE: "no winner"}
 WINBY_NAMES = {WinBy.TWO_SHAPES: "two or three shapes dominated",
                WinBy.OTHER_SHAPES: "most markers in the other shapes",
                WinBy.TIEBREAK: "tie broken by the dominated shape",
@@ -660,4 +705,4 @@ class SamuraiCardHandle(GameHandle):
         if a == Outcome.SHARED:
             seats = ", ".join(str(q + 1) for q in range(kstats.MAX_P) if c >> q & 1)
             return f"shared victory of seats {seats}"
-        return "nobody wins: nobody dominates a shape"
+        return "no winner: nobody dominates a shape"
