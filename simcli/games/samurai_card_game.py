@@ -3,11 +3,11 @@ the kernel driver."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+import msgspec
 import numpy as np
 
 from kernels import stat_table
@@ -16,15 +16,12 @@ from kernels.samurai_card_game import players as kplayers
 from kernels.samurai_card_game import rules as krules
 from kernels.samurai_card_game import stats as kstats
 from kernels.samurai_card_game.stats import N_END, End, KindStat, Misc, Outcome, Placed, WinBy
-from simcli.errors import UserError
+from simcli.content import read_document
 from simcli.games.base import (
     Content,
     CoreStats,
     Game,
     RuleOption,
-    at_line,
-    line_of,
-    read_content,
     sha256,
 )
 from simcli.games.handle import GameHandle
@@ -145,159 +142,150 @@ class Prepared:
     n_kinds: int
 
 
-def _entry_line(text: str, section: str, key: str, index: int) -> int | None:
-    """Line of entry `index` of a list in [section], found by its `key =` (one per entry)."""
-    lines = text.splitlines()
-    start = None
-    for i, line in enumerate(lines):
-        if re.match(rf"^\s*\[+\s*{re.escape(section)}(\.|\s*\])", line):
-            start = i
-            break
-    if start is None:
-        return None
-    pat = re.compile(rf"\b{re.escape(key)}\s*=")
-    seen = 0
-    for i in range(start + 1, len(lines)):
-        if re.match(r"^\s*\[[^\]\"]*\]\s*(#.*)?$", lines[i]) and not lines[i].strip().startswith(
-                f"[[{section}") and not lines[i].strip().startswith(f"[{section}."):
-            break
-        if pat.search(lines[i]):
-            if seen == index:
-                return i + 1
-            seen += 1
-    return None
+Symbol = Literal["helmet", "buddha", "rice", "samurai", "triangle", "circle", "square"]
+Shape = Literal["helmet", "buddha", "rice", "triangle", "circle", "square"]
+Influence = Annotated[int, msgspec.Meta(ge=1, le=MAX_INFLUENCE)]
 
 
-def _int(where: str, table: dict, key: str, lo: int, hi: int, what: str = "") -> int:
-    value = table.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise UserError(f"{where}: {what}field '{key}' must be an integer {lo}-{hi}, "
-                        f"got {value!r}")
-    return value
+class ContentMeta(msgspec.Struct, forbid_unknown_fields=True):
+    """[content]: what the file is."""
+
+    game: str = "samurai-card-game"
+    name: str | None = None
+    version: int | str = 1
+    assumed: bool = True  # the default of every line's `assumed`
+    description: str = ""
 
 
-def _symbol(where: str, value: Any, what: str, allowed: tuple[str, ...]) -> int:
-    name = ALIASES.get(value, value) if isinstance(value, str) else value
-    if name not in allowed:
-        raise UserError(f"{where}: {what}field 'symbol' must be one of {', '.join(allowed)}, "
-                        f"got {value!r}")
-    return SYMBOLS.index(name)
+class RulesTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[rules]: hand size and markers of each shape (3-4 players)."""
+
+    hand: Annotated[int, msgspec.Meta(ge=1, le=15)]
+    markers: Annotated[int, msgspec.Meta(ge=1, le=999)]
+
+
+class CardLine(msgspec.Struct, forbid_unknown_fields=True):
+    """One kind of card of a player's set."""
+
+    symbol: Symbol
+    influence: Influence
+    count: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    assumed: bool | None = None
+
+
+class Removal(msgspec.Struct, forbid_unknown_fields=True):
+    """Copies of a kind of card each set loses with four players."""
+
+    symbol: Symbol
+    influence: Influence
+    count: Annotated[int, msgspec.Meta(ge=1, le=99)] = 1
+    assumed: bool | None = None
+
+
+class PlayerSet(msgspec.Struct, forbid_unknown_fields=True):
+    """[player_set]: the cards of one player's set, and the four-player removals."""
+
+    cards: Annotated[list[CardLine], msgspec.Meta(min_length=1)]
+    remove_4p: list[Removal] = []
+
+
+class VillageLine(msgspec.Struct, forbid_unknown_fields=True):
+    """One kind of village card: its symbols and copies in the deck."""
+
+    symbols: Annotated[list[Shape], msgspec.Meta(min_length=1, max_length=3)]
+    count: Annotated[int, msgspec.Meta(ge=0, le=MAX_VILLAGES)]
+    assumed: bool | None = None
+
+
+class Villages(msgspec.Struct, forbid_unknown_fields=True):
+    """[villages]: the village deck."""
+
+    deck: Annotated[list[VillageLine], msgspec.Meta(min_length=1)]
+
+
+class CardFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A Samurai: The Card Game content file (the schema every file is checked against)."""
+
+    rules: RulesTable
+    player_set: PlayerSet
+    villages: Villages
+    content: ContentMeta = msgspec.field(default_factory=ContentMeta)
+
+
+def _symbol(name: str) -> int:
+    """Index in SYMBOLS of a symbol name (or its marker's alias)."""
+    return SYMBOLS.index(ALIASES.get(name, name))
 
 
 def parse_content(path: Path) -> Content:
-    """Load and validate a Samurai: The Card Game content file."""
-    doc, raw, text, meta = read_content(path, "samurai-card-game")
-    default_assumed = meta.get("assumed", True)
-    rules = doc.get("rules", {})
-    if not isinstance(rules, dict):
-        raise UserError(f"{path}: [rules] must be a table")
-    hand = _int(at_line(path, line_of(text, "hand =")), rules, "hand", 1, 15)
-    markers = _int(at_line(path, line_of(text, "markers =")), rules, "markers", 1, 999)
-
-    pset = doc.get("player_set", {})
-    cards = pset.get("cards") if isinstance(pset, dict) else None
-    if not isinstance(cards, list) or not cards:
-        raise UserError(f"{path}: needs a [player_set] table with a non-empty 'cards' list")
+    """Load a Samurai: The Card Game content file, checked against the CardFile schema
+    (types, ranges, unknown keys refused) and the checks across lines; every error is one
+    line naming the file, the line and the field."""
+    doc = read_document(path)
+    meta = doc.convert(ContentMeta, ("content",)) if "content" in doc.data else ContentMeta()
+    if meta.game != "samurai-card-game":
+        raise doc.error(("content", "game"), f"content is for '{meta.game}', not "
+                        f"samurai-card-game")
+    f = doc.convert(CardFile)
     sym, inf, cnt, assumed = [], [], [], []
-    for i, card in enumerate(cards):
-        where = at_line(path, _entry_line(text, "player_set", "symbol", i))
-        what = f"card entry {i + 1}: "
-        if not isinstance(card, dict):
-            raise UserError(f"{where}: {what}must be a table")
-        unknown = set(card) - {"symbol", "influence", "count", "assumed"}
-        if unknown:
-            raise UserError(f"{where}: {what}unknown field '{sorted(unknown)[0]}'")
-        s = _symbol(where, card.get("symbol"), what, SYMBOLS)
-        v = _int(where, card, "influence", 1, MAX_INFLUENCE, what)
-        n = _int(where, card, "count", 0, 99, what)
+    for i, card in enumerate(f.player_set.cards):
+        s, v = _symbol(card.symbol), card.influence
         if any(s == s2 and v == v2 for s2, v2 in zip(sym, inf, strict=True)):
-            raise UserError(f"{where}: {what}{SYMBOLS[s]} {v} is listed twice")
-        flag = card.get("assumed", default_assumed)
-        if not isinstance(flag, bool):
-            raise UserError(f"{where}: {what}field 'assumed' must be true or false")
+            raise doc.error(("player_set", "cards", i), f"{SYMBOLS[s]} {v} is listed twice")
         sym.append(s)
         inf.append(v)
-        cnt.append(n)
-        assumed.append(flag)
+        cnt.append(card.count)
+        assumed.append(meta.assumed if card.assumed is None else card.assumed)
     if sum(cnt) == 0:
-        raise UserError(f"{path}: the player set has no cards (every 'count' is 0)")
+        raise doc.error(("player_set", "cards"), "the player set has no cards (every "
+                        "'count' is 0)")
     remove = np.zeros(len(sym), np.int64)
-    rem_list = pset.get("remove_4p", [])
-    if not isinstance(rem_list, list):
-        raise UserError(f"{at_line(path, line_of(text, 'remove_4p'))}: 'remove_4p' must be a "
-                        f"list of {{ symbol, influence, count }}")
-    for i, item in enumerate(rem_list):
-        where = at_line(path, _entry_line(text, "player_set", "symbol", len(cards) + i))
-        what = f"remove_4p entry {i + 1}: "
-        if not isinstance(item, dict):
-            raise UserError(f"{where}: {what}must be a table")
-        s = _symbol(where, item.get("symbol"), what, SYMBOLS)
-        v = _int(where, item, "influence", 1, MAX_INFLUENCE, what)
-        n = _int(where, item, "count", 1, 99, what) if "count" in item else 1
+    for i, item in enumerate(f.player_set.remove_4p):
+        s, v = _symbol(item.symbol), item.influence
         match = [k for k in range(len(sym)) if sym[k] == s and inf[k] == v]
+        key = ("player_set", "remove_4p", i)
         if not match:
-            raise UserError(f"{where}: {what}the set has no {SYMBOLS[s]} {v} card")
-        remove[match[0]] += n
+            raise doc.error(key, f"the set has no {SYMBOLS[s]} {v} card")
+        remove[match[0]] += item.count
         if remove[match[0]] > cnt[match[0]]:
-            raise UserError(f"{where}: {what}removes {remove[match[0]]} {SYMBOLS[s]} {v} "
-                            f"cards but the set has {cnt[match[0]]}")
+            raise doc.error(key, f"removes {remove[match[0]]} {SYMBOLS[s]} {v} cards but the "
+                            f"set has {cnt[match[0]]}")
     if sum(cnt) - remove.sum() == 0:
-        raise UserError(f"{path}: with four players the set would have no cards")
-
-    villages = doc.get("villages", {})
-    deck = villages.get("deck") if isinstance(villages, dict) else None
-    if not isinstance(deck, list) or not deck:
-        raise UserError(f"{path}: needs a [villages] table with a non-empty 'deck' list")
+        raise doc.error(("player_set", "remove_4p"), "with four players the set would have "
+                        "no cards")
     masks, labels, vcounts, vassumed = [], [], [], []
-    for i, item in enumerate(deck):
-        where = at_line(path, _entry_line(text, "villages", "symbols", i))
-        what = f"village entry {i + 1}: "
-        if not isinstance(item, dict):
-            raise UserError(f"{where}: {what}must be a table")
-        unknown = set(item) - {"symbols", "count", "assumed"}
-        if unknown:
-            raise UserError(f"{where}: {what}unknown field '{sorted(unknown)[0]}'")
-        syms = item.get("symbols")
-        if not isinstance(syms, list) or not syms:
-            raise UserError(f"{where}: {what}field 'symbols' must be a non-empty list of "
-                            f"{', '.join(SHAPES)}")
+    for i, item in enumerate(f.villages.deck):
         mask = 0
-        for name in syms:
-            name2 = ALIASES.get(name, name) if isinstance(name, str) else name
-            if name2 not in SHAPES:
-                raise UserError(f"{where}: {what}field 'symbols' takes {', '.join(SHAPES)}, "
-                                f"got {name!r}")
-            bit = 1 << SHAPES.index(name2)
+        for name in item.symbols:
+            bit = 1 << _symbol(name)
             if mask & bit:
-                raise UserError(f"{where}: {what}field 'symbols' names {name2} twice")
+                raise doc.error(("villages", "deck", i, "symbols"),
+                                f"names {SYMBOLS[_symbol(name)]} twice")
             mask |= bit
         if mask in masks:
-            raise UserError(f"{where}: {what}the same village is listed twice")
-        n = _int(where, item, "count", 0, MAX_VILLAGES, what)
-        flag = item.get("assumed", default_assumed)
-        if not isinstance(flag, bool):
-            raise UserError(f"{where}: {what}field 'assumed' must be true or false")
+            raise doc.error(("villages", "deck", i), "the same village is listed twice")
         masks.append(mask)
         labels.append("+".join(SHAPES[s] for s in range(3) if mask >> s & 1))
-        vcounts.append(n)
-        vassumed.append(flag)
+        vcounts.append(item.count)
+        vassumed.append(meta.assumed if item.assumed is None else item.assumed)
     total = sum(vcounts)
     if not 1 <= total <= MAX_VILLAGES:
-        raise UserError(f"{path}: the village deck must hold 1-{MAX_VILLAGES} cards, "
-                        f"has {total}")
+        raise doc.error(("villages", "deck"), f"the village deck must hold 1-{MAX_VILLAGES} "
+                        f"cards, has {total}")
     data = CardSet(
         kind_symbol=np.array(sym, np.int64), kind_influence=np.array(inf, np.int64),
         kind_count=np.array(cnt, np.int64), kind_remove_4p=remove,
         kind_assumed=np.array(assumed, np.bool_),
         village_masks=np.repeat(np.array(masks, np.int64), vcounts),
         village_kinds=tuple(labels), village_counts=np.array(vcounts, np.int64),
-        village_assumed=np.array(vassumed, np.bool_), hand=hand, markers=markers,
+        village_assumed=np.array(vassumed, np.bool_), hand=f.rules.hand,
+        markers=f.rules.markers,
     )
     return Content(
-        name=str(meta.get("name", path.stem)), version=str(meta.get("version", "1")),
-        path=path, sha256=sha256(raw),
+        name=meta.name if meta.name is not None else path.stem, version=str(meta.version),
+        path=path, sha256=sha256(doc.raw),
         assumed=bool(data.kind_assumed.any() or data.village_assumed.any()),
-        description=str(meta.get("description", "")), data=data,
+        description=meta.description, data=data,
     )
 
 
@@ -424,13 +412,6 @@ class SamuraiCardGame(Game):
             completed=games, length=aggs["lengths"].copy(), length_unit="turns",
         )
 
-    def seats_won(self, rows: np.ndarray) -> np.ndarray:
-        """won[g, s]: whether seat s won playout g outright or shared its victory (the row's
-        seat bits of the winners; none when nobody dominates a shape)."""
-        mask = rows[:, self.row_columns.index("shared_mask")]
-        return np.stack([(mask >> s) & 1 for s in range(self.max_players)],
-                        axis=1).astype(bool)
-
     def remove_option(self, content: Content, option: int) -> Content | None:
         """The content without every card of the option's symbol (helmet, buddha, rice or
         samurai cards), for `simcli value`; None when that would leave no card or the
@@ -512,6 +493,9 @@ def named_stats(aggs: dict[str, np.ndarray], cs: CardSet, players: int) -> dict[
         },
         "heat": aggs["heat"],
         "misc": {MISC_NAMES[m]: int(misc[m]) for m in MISC_NAMES},
+        # per-game sums (y^2, x^2, x*y) of the rates counted within games (stats.Cross):
+        # kind_sq[kind, KindRatio], group_sq[CardGroup, KindRatio], misc_sq[MiscRatio]
+        "kind_sq": aggs["kind_sq"], "group_sq": aggs["group_sq"], "misc_sq": aggs["misc_sq"],
     }
 
 
