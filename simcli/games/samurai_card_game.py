@@ -336,7 +336,7 @@ class SamuraiCardGame(Game):
     rules = RULES
     fixed_readings = FIXED_READINGS
     options = krules.OPTIONS  # playing a card of each symbol (the forbid columns)
-    value_n = 2_000  # playouts per run of `simcli value` (21 runs at 4 players)
+    value_n = 10_000  # playouts per run of `simcli value` (21 runs at 4 players: ~60 s on 2 cores)
     default_n = 1_000_000
     chunk_size = 4_000  # about half a second of greedy games: Ctrl-C stays quick
     kernel = kplay.play_chunk
