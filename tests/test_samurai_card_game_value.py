@@ -43,13 +43,13 @@ def test_per_game_sums_equal_those_of_games_played_one_by_one(players, seats, ru
         for r, (ys, xs) in zip(KindRatio, RATIO_PAIRS, strict=True):
             y = one["kinds"][:, ys]
             x = one["kinds"][:, xs]
-            want_k[:, r] += np.stack([y * y, x * x, x * y], axis=1)
+            want_k[:, r] += np.stack([y * y, x * x, x * y, y, x], axis=1)
             for cg in CardGroup:
                 yg, xg = y[group == cg].sum(), x[group == cg].sum()
-                want_g[cg, r] += [yg * yg, xg * xg, xg * yg]
+                want_g[cg, r] += [yg * yg, xg * xg, xg * yg, yg, xg]
         for r, (ys, xs) in zip(MiscRatio, MISC_PAIRS, strict=True):
             y, x = one["misc"][ys], one["misc"][xs]
-            want_m[r] += [y * y, x * x, x * y]
+            want_m[r] += [y * y, x * x, x * y, y, x]
     assert (chunk["kind_sq"] == want_k).all() and (chunk["group_sq"] == want_g).all()
     assert (chunk["misc_sq"] == want_m).all()
     assert chunk["misc_sq"][MiscRatio.TIED, Cross.XX] > chunk["misc"][MISC_PAIRS[0][1]]
@@ -143,3 +143,26 @@ def test_value_finds_a_planted_overpowered_card(tmp_path):
     control = overall(content_file(tmp_path, "control", 2, 1, 1), tmp_path / "c")
     assert control["option"][-1] == "samurai card"
     assert (tmp_path / "p" / "report.md").exists()
+
+
+def test_own_metrics_carry_clustered_intervals():
+    """The game's own catalogue metrics: end reasons per game; per-contest rates with the
+    clustered interval, wider than a Wilson interval over contests (contests of one game
+    are not independent)."""
+    from reports.stats import rate
+    from simcli.analysis import metrics_of
+
+    prep = GAME.prepare(CONTENT, 4, ("greedy",) * 4, GAME.resolve_rules([]))
+    aggs = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 2, 0, 300, aggs, None)
+    rows = {r["metric"]: r for r in metrics_of(GAME, aggs, 4).iter_rows(named=True)}
+    assert set(GAME.own_metric_names) <= set(rows)
+    sam = CONTENT.data.kind_symbol == 3
+    won, contests = aggs["kinds"][sam, 2].sum(), aggs["kinds"][sam, 1].sum()
+    r = rows["samurai.contest_win_share"]
+    assert r["value"] == pytest.approx(won / contests) and r["n"] == contests
+    wilson = rate(won, contests)
+    assert r["ci_high"] - r["ci_low"] > wilson.hi - wilson.lo
+    assert rows["end.markers"]["value"] > 0.9
+    for name in GAME.own_metric_names:
+        assert rows[name]["ci_low"] <= rows[name]["value"] <= rows[name]["ci_high"]

@@ -593,9 +593,9 @@ def decide_winner(taken, P, dom, ndom):
 
 @njit(**INTERNAL)
 def count_clusters(st):
-    """Add the finished game's per-game sums of squares and cross products (y_g^2, x_g^2,
-    x_g * y_g) of every rate counted within games: per kind of card, per group of kinds,
-    and of misc's per-contest and per-turn rates (stats.Cross)."""
+    """Add the finished game's y_g^2, x_g^2, x_g * y_g, y_g and x_g (stats.Cross) of every
+    rate counted within games: per kind of card, per group of kinds, and of misc's
+    per-contest and per-turn rates."""
     a = st.aggs
     kinds = a.kinds
     k0 = st.kinds0
@@ -614,6 +614,8 @@ def count_clusters(st):
             a.kind_sq[k, r, Cross.YY] += y * y
             a.kind_sq[k, r, Cross.XX] += x * x
             a.kind_sq[k, r, Cross.XY] += x * y
+            a.kind_sq[k, r, Cross.Y] += y
+            a.kind_sq[k, r, Cross.X] += x
             gs[g, r, 0] += y
             gs[g, r, 1] += x
     for g in range(2):
@@ -623,6 +625,8 @@ def count_clusters(st):
             a.group_sq[g, r, Cross.YY] += y * y
             a.group_sq[g, r, Cross.XX] += x * x
             a.group_sq[g, r, Cross.XY] += x * y
+            a.group_sq[g, r, Cross.Y] += y
+            a.group_sq[g, r, Cross.X] += x
     m0 = st.misc0
     for r in range(MISC_COLS.shape[0]):
         ys = MISC_COLS[r, 0]
@@ -632,6 +636,8 @@ def count_clusters(st):
         a.misc_sq[r, Cross.YY] += y * y
         a.misc_sq[r, Cross.XX] += x * x
         a.misc_sq[r, Cross.XY] += x * y
+        a.misc_sq[r, Cross.Y] += y
+        a.misc_sq[r, Cross.X] += x
 
 
 @njit(**INTERNAL)

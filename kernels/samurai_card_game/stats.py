@@ -149,11 +149,14 @@ class CardGroup(IntEnum):
 
 class Cross(IntEnum):
     """Per-game sums of a rate's successes y_g and observations x_g: sum over games of
-    y_g^2, x_g^2 and x_g * y_g (the clustered interval of reports.stats.ratio_rate)."""
+    y_g^2, x_g^2 and x_g * y_g (the clustered interval of reports.stats.ratio_rate), and of
+    y_g and x_g themselves."""
 
     YY = 0
     XX = 1
     XY = 2
+    Y = 3
+    X = 4
 
 
 TABLE = (

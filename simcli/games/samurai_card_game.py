@@ -15,7 +15,16 @@ from kernels.samurai_card_game import play as kplay
 from kernels.samurai_card_game import players as kplayers
 from kernels.samurai_card_game import rules as krules
 from kernels.samurai_card_game import stats as kstats
-from kernels.samurai_card_game.stats import N_END, End, KindStat, Misc, Outcome, Placed, WinBy
+from kernels.samurai_card_game.stats import (
+    N_END,
+    Cross,
+    End,
+    KindStat,
+    Misc,
+    Outcome,
+    Placed,
+    WinBy,
+)
 from simcli.content import read_document
 from simcli.games.base import (
     Content,
@@ -427,6 +436,37 @@ class SamuraiCardGame(Game):
         data = replace(cs, kind_count=counts, kind_remove_4p=removed)
         return replace(content, name=f"{content.name} without {krules.OPTIONS[option]}s",
                        data=data)
+
+    own_metric_names = ("end.markers", "end.villages", "end.cards", "tied_contest_rate",
+                        "samurai.contest_win_share", "symbol.contest_win_share")
+
+    def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
+        """End reasons (per game) and the rates counted per contest within games, with
+        intervals clustered by game (reports.stats.ratio_rate)."""
+        from reports.stats import rate, ratio_rate
+
+        games = int(aggs["outcome"].sum())
+        ends = aggs["ends"]
+        misc, msq = aggs["misc"], aggs["misc_sq"]
+        gsq = aggs["group_sq"]
+        out = [(f"end.{name}", rate(int(ends[[m for m in range(N_END) if m & bit]].sum()),
+                                    games),
+                f"Share of games in which {words} when the game ended (several can hold).")
+               for (name, bit), words in zip(END_REASONS[:3], (
+                   "a marker supply was empty", "the last village card was placed",
+                   "every card was played"), strict=True)]
+        out.append(("tied_contest_rate", ratio_rate(
+            float(misc[Misc.TIES]), float(misc[Misc.CONTESTS]), *map(float, msq[0, :3]), games),
+            "Share of symbol scorings tied (the marker to nobody); clustered by game."))
+        for g, name in ((kstats.CardGroup.SAMURAI, "samurai"), (kstats.CardGroup.SYMBOL,
+                                                                 "symbol")):
+            sq = gsq[g, kstats.KindRatio.CONTEST_WON]
+            out.append((f"{name}.contest_win_share", ratio_rate(
+                float(sq[Cross.Y]), float(sq[Cross.X]), float(sq[Cross.YY]),
+                float(sq[Cross.XX]), float(sq[Cross.XY]), games),
+                f"Share of the scorings a {name} card counted in whose marker its owner took "
+                f"(clustered by game)."))
+        return out
 
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
         """Tables, findings and chart data for a finished run."""
