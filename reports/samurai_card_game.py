@@ -18,19 +18,19 @@ from reports.fairness import seat_fairness
 from reports.stats import Estimate, mean_from_moments, rate, ratio_rate
 from reports.summary import Chart, LongTable, Summary
 
-SECTIONS = {
-    "seats": "Outright win rate per seat (seat 1 plays first) against the fair share "
-             "(reports.fairness); shared victories and eliminations per seat.",
-    "outcomes": "Outright winner, shared victory (a tie that remains) or no winner (nobody "
-                "dominates: not a shared victory); the winner rule's branch; end reasons "
-                "(several can hold) and their combinations.",
-    "markers": "Markers per game by seat and shape; shapes dominated (0-3) per seat.",
-    "lengths": "Turns (cards played), villages placed and scored per game.",
-    "cards": "Per kind of card: scorings it counted in won by its owner; its owner's share "
-             "of the markers of the villages it touched; its plays by the eventual outright "
-             "winner. Intervals clustered by game (ratio estimator).",
-    "other": "Ties per scoring and cells opened per play (clustered by game), substitutes, "
-             "discarded tied markers, chained villages, openings left empty.",
+SECTIONS = {  # key: (title, what the table shows)
+    "seats": ("Seats", "Outright win rate per seat (seat 1 plays first) against the fair "
+              "share (reports.fairness); shared victories and eliminations per seat."),
+    "outcomes": ("Outcomes and end reasons", "Outright winner, shared victory (a tie that "
+                 "remains) or no winner (nobody dominates: not a shared victory); the winner "
+                 "rule's branch; end reasons (several can hold) and their combinations."),
+    "markers": ("Markers", "Markers per game by seat and shape; shapes dominated per seat."),
+    "lengths": ("Game length", "Turns (cards played), villages placed and scored per game."),
+    "cards": ("Cards", "Per kind of card: scorings it counted in won by its owner; its "
+              "owner's share of the markers of the villages it touched; its plays by the "
+              "outright winner. Intervals clustered by game (ratio estimator)."),
+    "other": ("Other figures", "Ties per scoring and cells opened per play (clustered by "
+              "game), substitutes, discarded tied markers, chains, openings left empty."),
 }
 WHY = {"markers": "a marker supply ran out", "villages": "the last village was placed",
        "cards": "every card was played", "blocked": "no legal cell was left"}
@@ -86,9 +86,7 @@ def marker_table(s: dict, long: LongTable) -> pl.DataFrame:
 
 
 def card_table(s: dict, long: LongTable) -> pl.DataFrame:
-    """Per kind of card (clustered by game): how often its owner took the marker of a
-    scoring it counted in, the owner's share of the markers of the villages it touched, and
-    how often its plays were by the eventual outright winner."""
+    """Per kind of card: its CARD_RATES with intervals clustered by game."""
     k, games = s["kinds"], s["games"]
     rows = []
     for i, name in enumerate(k["card"]):
@@ -129,8 +127,7 @@ def other_table(s: dict, long: LongTable) -> pl.DataFrame:
 
 
 def heatmap(path: Path, heat: np.ndarray, *, title: str) -> None:
-    """Villages scored per cell around the first village (share of all scored in the
-    window); card cells and cells never scored are blank."""
+    """Share of the villages scored per cell around the first village (blank: never)."""
     heat = np.asarray(heat, float)
     r = (heat.shape[0] - 1) // 2
     total = heat.sum()
@@ -148,14 +145,11 @@ def findings(s: dict, fair, seats: list[str], t: dict, content: dict,
              rules: dict[str, str]) -> list[str]:
     """Plain-language statements a designer can act on, each with its interval."""
     games = s["games"]
-    if len(set(seats)) > 1:
-        best = t["seats"].sort("win_rate", descending=True).row(0, named=True)
-        out = [f"Seats play different policies ({', '.join(seats)}); the best seat, "
-               f"{best['seat']} ({best['policy']}), wins outright "
-               f"{_ci(rate(best['wins'], games))}: this measures the policies as much as "
-               f"the seats."]
-    else:
-        out = S.seat_findings(fair, "outright win rate")
+    best = t["seats"].sort("win_rate", descending=True).row(0, named=True)
+    out = S.seat_findings(fair, "outright win rate") if len(set(seats)) == 1 else [
+        f"Seats play different policies ({', '.join(seats)}); seat {best['seat']} "
+        f"({best['policy']}) wins outright {_ci(rate(best['wins'], games))}: this measures "
+        f"the policies as much as the seats."]
     oc, ends = s["outcome"], s["ends"]
     out.append(f"Games with an outright winner: {_ci(rate(oc['outright'], games))}; shared "
                f"victories (a tie that remains): {_ci(rate(oc['shared'], games))}; no "
@@ -260,9 +254,7 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
     head.append({"figure": "game length (turns)", "value": f"{ln['mean_per_game']:.2f}",
                  "95% interval": f"{ln['ci_low']:.2f} - {ln['ci_high']:.2f}",
                  "note": f"sd {ln['sd']:.2f}"})
-    sections = [(title, key, SECTIONS[key]) for title, key in (
-        ("Seats", "seats"), ("Outcomes and end reasons", "outcomes"), ("Markers", "markers"),
-        ("Game length", "lengths"), ("Cards", "cards"), ("Other figures", "other"))]
+    sections = [(title, key, text) for key, (title, text) in SECTIONS.items()]
     return Summary(
         title=f"{manifest['game_title']}: balance report ({players} players)",
         headline=pl.DataFrame(head), tables=tables, long=long.frame(),

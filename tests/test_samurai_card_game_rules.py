@@ -212,6 +212,35 @@ def test_same_colour_diagonal_opens_nothing():
     assert set(b.villages()) == {(0, 0)}
 
 
+
+SIDES = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+
+
+@pytest.mark.parametrize("other", [False, True])
+@pytest.mark.parametrize(("c", "d"), [(c, d) for c in SIDES for d in SIDES
+                                      if c[0] * d[0] + c[1] * d[1] == 0])
+def test_a_diagonal_card_opens_the_cell_touching_both_only_if_of_another_colour(c, d, other):
+    """Card C played on a side of village V at (0, 0), card D on a neighbouring side: the
+    empty cell touching both (C + D) gets a village when D is another player's, never when
+    it is C's owner's own (every one of the eight diagonal arrangements)."""
+    b = KBoard()
+    b.village(0, 0, HELMET)
+    b.card(*d, int(other), RICE, 2)
+    b.play(0, *c, BUDDHA, 2)
+    cell = (c[0] + d[0], c[1] + d[1])
+    assert set(b.villages()) == ({(0, 0), cell} if other else {(0, 0)})
+
+
+def test_a_village_is_scored_only_when_its_fourth_side_fills():
+    b = KBoard()
+    b.village(0, 0, HELMET)
+    b.card(1, 0, 0, HELMET, 2)
+    b.card(-1, 0, 0, HELMET, 2)
+    b.play(0, 0, 1, HELMET, 2)  # three sides
+    assert b.villages()[(0, 0)] == (mask_of(HELMET), False) and b.taken.sum() == 0
+    b.play(0, 0, -1, HELMET, 2)  # the fourth
+    assert b.villages()[(0, 0)] == (mask_of(HELMET), True) and b.taken[0, HELMET] == 1
+
 def test_cards_on_opposite_sides_open_nothing():
     b = KBoard()
     b.village(0, 0, HELMET)
