@@ -51,13 +51,12 @@ def clustered(y: float, x: float, sq: np.ndarray, games: int) -> Estimate:
     return ratio_rate(float(y), float(x), float(sq[0]), float(sq[1]), float(sq[2]), games)
 
 
-def share_rows(long: LongTable, section: str, kind: str, counts: dict[str, int],
-               games: int) -> list[dict]:
+def share_rows(long: LongTable, kind: str, counts: dict[str, int], games: int) -> list:
     """One row per case: games and share of games with its Wilson interval."""
     rows = []
     for name, k in counts.items():
         e = rate(k, games)
-        long.add(section, kind, name, e)
+        long.add("outcomes", kind, name, e)
         rows.append({"kind": kind, "case": name, "games": int(k), "share": e.value,
                      "ci_low": e.lo, "ci_high": e.hi})
     return rows
@@ -185,10 +184,6 @@ def _charts(s: dict, fair, t: dict[str, pl.DataFrame], series: dict) -> list[Cha
     cards = t["cards"].filter(pl.col("contests") > 0)
     mk = t["markers"]
 
-    def ends(path: Path) -> None:
-        C.bars_with_ci(path, en["case"].to_list(), en["share"], en["ci_low"], en["ci_high"],
-                       title="End reasons (several can hold at once)", ylabel="games (%)")
-
     def markers(path: Path) -> None:
         groups = {f"seat {r['seat']}": tuple([r[f"{sh}_{c}"] for sh in s["shapes"]]
                                              for c in ("mean", "ci_low", "ci_high"))
@@ -204,7 +199,9 @@ def _charts(s: dict, fair, t: dict[str, pl.DataFrame], series: dict) -> list[Cha
                        ylabel="marker taken (%)")
 
     out = [S.seat_chart(fair, "Seat outright win rates"),
-           Chart("end_reasons", "End reasons with 95% intervals", ends),
+           Chart("end_reasons", "End reasons with 95% intervals", lambda path: C.bars_with_ci(
+               path, en["case"].to_list(), en["share"], en["ci_low"], en["ci_high"],
+               title="End reasons (several can hold at once)", ylabel="games (%)")),
            Chart("markers", "Markers per game by seat and shape with 95% intervals", markers),
            S.length_chart(series, "Game length: turns, villages placed and scored",
                           "count per game")]
@@ -235,10 +232,9 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
         long.add("seats", f"{what}_rate", f"seat {q + 1}", rate(s[what][q], games))
     series = {"turns": s["length"], "villages placed": s["villages_placed"],
               "villages scored": s["villages_scored"]}
-    outcomes = (share_rows(long, "outcomes", "outcome", s["outcome"], games)
-                + share_rows(long, "outcomes", "decided by", s["winby"], games)
-                + share_rows(long, "outcomes", "end reason", s["ends"], games)
-                + share_rows(long, "outcomes", "end combination", s["end_combos"], games))
+    outcomes = [row for kind, key in (("outcome", "outcome"), ("decided by", "winby"),
+                                      ("end reason", "ends"), ("end combination", "end_combos"))
+                for row in share_rows(long, kind, s[key], games)]
     tables = {"seats": S.seat_table(fair, seats, long, extra),
               "outcomes": pl.DataFrame(outcomes), "markers": marker_table(s, long),
               "lengths": S.length_table(series, "per_game", long),
