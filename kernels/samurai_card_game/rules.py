@@ -826,11 +826,15 @@ def end_turn(st):
         end |= End.CARDS
     if end == 0:
         cur = (p + 1) % P
-        while seat[cur].hand_n == 0:
+        skipped = 0
+        while seat[cur].hand_n == 0 and skipped < P:
             ev.emit(st.log, st.log_n, c.turns + 1, cur, EV_SKIP, NIL, NIL, NIL, NIL)
             cur = (cur + 1) % P
+            skipped += 1
         c.cur = cur
-        if c.nf == 0:
+        # blocked: no legal cell; (nobody holding a card is the cards end, checked above:
+        # the bound only keeps a broken rule from looping for ever)
+        if c.nf == 0 or skipped == P:
             end = End.BLOCKED
     if end:
         c.end = end
