@@ -258,7 +258,7 @@ def test_same_seed_same_statistics_for_any_threads_and_chunks(det_prep):
 def test_core_stats_match_the_aggregates(det_prep):
     aggs = aggregates_with(det_prep, 500, 250, 1)
     core = GAME.core_stats(aggs, 3)
-    assert core.games == 500 == core.seat_wins.sum() + core.shared
+    assert core.games == 500 == core.seat_wins.sum() + core.shared + core.no_winner
     assert core.completed == 500 and core.length.sum() == 500 and core.length_unit == "turns"
 
 
@@ -304,8 +304,8 @@ def test_cli_run_writes_a_complete_folder(tmp_path):
                "--threads", 2, "--out", out, "--quiet")
     assert r.exit_code == 0, r.output
     for name in ("manifest.json", "aggregates.json", "report.md", "summary.csv",
-                 "tables/seats.csv", "tables/ends.csv", "tables/cards.csv",
-                 "charts/seat_win_rates.png", "charts/end_reasons.png",
+                 "tables/seats.csv", "tables/outcomes.csv", "tables/cards.csv",
+                 "charts/seats.png", "charts/end_reasons.png", "charts/length.png",
                  "charts/village_heatmap.png", "charts/markers.png"):
         assert (out / name).exists(), name
     summary = pl.read_csv(out / "summary.csv").filter(pl.col("section") != "metrics")
@@ -382,47 +382,80 @@ def line_no(lines, needle) -> int:
     return next(i for i, t in enumerate(lines, 1) if needle in t)
 
 
-def test_bad_card_names_line_and_field(tmp_path):
-    path, lines = edited(tmp_path, '{ symbol = "rice", influence = 3,',
-                         '{ symbol = "rice", influence = 0,')
-    msg = error_of(path)
-    assert f"line {line_no(lines, 'influence = 0')}" in msg and "'influence'" in msg
-    path, lines = edited(tmp_path, '{ symbol = "buddha", influence = 4,',
-                         '{ symbol = "dragon", influence = 4,')
-    msg = error_of(path)
-    assert f"line {line_no(lines, 'dragon')}" in msg and "'symbol'" in msg
+# Each edit of the standard file gives one wrong type, unknown key or out-of-range value:
+# (text replaced, replacement, the text on the line the error must name, words the error
+# must hold)
+BAD_CONTENT = [
+    ('{ symbol = "rice", influence = 3,', '{ symbol = "rice", influence = 0,', "influence = 0",
+     "player_set.cards[7].influence': Expected `int` >= 1"),
+    ('{ symbol = "rice", influence = 3,', '{ symbol = "rice", influence = 16,',
+     "influence = 16", "cards[7].influence': Expected `int` <= 15"),
+    ('{ symbol = "rice", influence = 3,', '{ symbol = "rice", influence = "x",',
+     'influence = "x"', "Expected `int`, got `str`"),
+    ('{ symbol = "buddha", influence = 4,', '{ symbol = "dragon", influence = 4,', "dragon",
+     "cards[5].symbol': Invalid enum value 'dragon'"),
+    ('{ symbol = "buddha", influence = 4,', '{ symbol = "buddha", power = 1, influence = 4,',
+     "power = 1", "cards[5].power': Object contains unknown field"),
+    ("count = 3, assumed = true }", "count = 100, assumed = true }", "count = 100",
+     "cards[9].count': Expected `int` <= 99"),
+    ("count = 3, assumed = true }", 'count = 3, assumed = "yes" }', 'assumed = "yes"',
+     "cards[9].assumed"),
+    ('{ symbols = ["helmet", "rice"], count = 9', '{ symbols = ["helmet", "samurai"], count = 9',
+     '"samurai"], count = 9', "deck[4].symbols[1]': Invalid enum value 'samurai'"),
+    ('{ symbols = ["rice"], count = 5', '{ symbols = ["rice"], count = -1', "count = -1",
+     "deck[2].count': Expected `int` >= 0"),
+    ('{ symbols = ["rice"], count = 5', '{ symbols = [], count = 5', "symbols = []",
+     "deck[2].symbols': Expected `array` of length >= 1"),
+    ('{ symbols = ["rice"], count = 5', '{ symbols = "rice", count = 5', 'symbols = "rice"',
+     "deck[2].symbols': Expected `array`, got `str`"),
+    ("hand = 5", "hand = 0", "hand = 0", "rules.hand': Expected `int` >= 1"),
+    ("hand = 5", "hand = true", "hand = true", "rules.hand': Expected `int`, got `bool`"),
+    ("markers = 16", 'markers = "many"', "markers =", "rules.markers': Expected `int`"),
+    ("markers = 16", "markers = 16\nhand_size = 5", "hand_size", "rules.hand_size': Object "
+     "contains unknown field"),
+    ("version = 1", "version = 1\nauthor = 'me'", "author", "content.author': Object "
+     "contains unknown field"),
+    ("[villages]", "[village]\ndeck = []\n[villages]", "[village]", "field 'village'"),
+    ('{ symbol = "samurai", influence = 2, count = 1, assumed = false }',
+     '{ symbol = "samurai", influence = 4, count = 1, assumed = false }', "influence = 4, "
+     "count = 1, assumed = false", "remove_4p[1]': the set has no samurai 4 card"),
+    ('{ symbol = "samurai", influence = 2, count = 1, assumed = false }',
+     '{ symbol = "samurai", influence = 2, count = 3, assumed = false }', "count = 3, "
+     "assumed = false", "removes 3 samurai 2 cards but the set has 2"),
+    ('{ symbol = "helmet", influence = 3,', '{ symbol = "helmet", influence = 2,',
+     'symbol = "helmet", influence = 2, count = 1, assumed = true },\n  { symbol = "helmet", '
+     "influence = 2", "cards[1]': helmet 2 is listed twice"),
+    ('{ symbols = ["rice"], count = 5', '{ symbols = ["rice", "square"], count = 5',
+     '"square"]', "deck[2].symbols': names rice twice"),
+    ('{ symbols = ["buddha"], count = 5', '{ symbols = ["rice"], count = 5',
+     'symbols = ["rice"], count = 5, assumed = true },\n  { symbols = ["rice"]',
+     "deck[2]': the same village is listed twice"),
+]
 
 
-def test_bad_village_names_line_and_field(tmp_path):
-    path, lines = edited(tmp_path, '{ symbols = ["helmet", "rice"], count = 9',
-                         '{ symbols = ["helmet", "samurai"], count = 9')
+@pytest.mark.parametrize(("old", "new", "on_line", "words"), BAD_CONTENT)
+def test_each_bad_value_in_the_content_is_one_line_naming_its_line(tmp_path, old, new,
+                                                                   on_line, words):
+    path, lines = edited(tmp_path, old, new)
     msg = error_of(path)
-    line = line_no(lines, '"samurai"], count = 9')
-    assert f"line {line}" in msg and "'symbols'" in msg
-    path, lines = edited(tmp_path, '{ symbols = ["rice"], count = 5',
-                         '{ symbols = ["rice"], count = -1')
-    msg = error_of(path)
-    assert f"line {line_no(lines, 'count = -1')}" in msg and "'count'" in msg
+    text = "\n".join(lines)
+    line = text[:text.index(on_line) + len(on_line)].count("\n") + 1
+    assert len(msg.splitlines()) == 1
+    assert msg.startswith(f"{path} line {line}: "), msg
+    assert words in msg, msg
 
 
 def test_other_content_errors(tmp_path):
-    path, _ = edited(tmp_path, "hand = 5", "hand = 0")
-    assert "'hand'" in error_of(path) and "line" in error_of(path)
-    path, _ = edited(tmp_path, "markers = 16", 'markers = "many"')
-    assert "'markers'" in error_of(path)
-    path, _ = edited(tmp_path, '{ symbol = "samurai", influence = 2, count = 1, assumed = false }',
-                     '{ symbol = "samurai", influence = 4, count = 1, assumed = false }')
-    assert "no samurai 4 card" in error_of(path)
-    path, _ = edited(tmp_path, '{ symbol = "helmet", influence = 3,',
-                     '{ symbol = "helmet", influence = 2,')
-    assert "listed twice" in error_of(path)
     bad = tmp_path / "bad.toml"
     bad.write_text('[content]\nname = "x"\n[rules\n')
     msg = error_of(bad)
     assert "malformed TOML" in msg and "line 3" in msg
     other = tmp_path / "other.toml"
     other.write_text('[content]\ngame = "sixteen-samurai"\n')
-    assert "not samurai-card-game" in error_of(other)
+    assert error_of(other) == f"{other} line 2: field 'content.game': content is for " \
+                              f"'sixteen-samurai', not samurai-card-game"
+    path, _ = edited(tmp_path, "[rules]\nhand = 5", "[rules]")
+    assert "missing required field `hand`" in error_of(path)
 
 
 def test_cli_reports_a_bad_content_file_in_one_line(tmp_path):
@@ -433,7 +466,7 @@ def test_cli_reports_a_bad_content_file_in_one_line(tmp_path):
     text = r.stderr.strip()
     line = line_no(lines, 'influence = "x"')
     assert len(text.splitlines()) == 1 and f"line {line}:" in text
-    assert "'influence'" in text and not (tmp_path / "o").exists()
+    assert "influence'" in text and not (tmp_path / "o").exists()
 
 
 def test_a_user_content_file_with_a_small_village_deck_plays(tmp_path):

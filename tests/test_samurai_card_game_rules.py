@@ -212,6 +212,35 @@ def test_same_colour_diagonal_opens_nothing():
     assert set(b.villages()) == {(0, 0)}
 
 
+
+SIDES = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+
+
+@pytest.mark.parametrize("other", [False, True])
+@pytest.mark.parametrize(("c", "d"), [(c, d) for c in SIDES for d in SIDES
+                                      if c[0] * d[0] + c[1] * d[1] == 0])
+def test_a_diagonal_card_opens_the_cell_touching_both_only_if_of_another_colour(c, d, other):
+    """Card C played on a side of village V at (0, 0), card D on a neighbouring side: the
+    empty cell touching both (C + D) gets a village when D is another player's, never when
+    it is C's owner's own (every one of the eight diagonal arrangements)."""
+    b = KBoard()
+    b.village(0, 0, HELMET)
+    b.card(*d, int(other), RICE, 2)
+    b.play(0, *c, BUDDHA, 2)
+    cell = (c[0] + d[0], c[1] + d[1])
+    assert set(b.villages()) == ({(0, 0), cell} if other else {(0, 0)})
+
+
+def test_a_village_is_scored_only_when_its_fourth_side_fills():
+    b = KBoard()
+    b.village(0, 0, HELMET)
+    b.card(1, 0, 0, HELMET, 2)
+    b.card(-1, 0, 0, HELMET, 2)
+    b.play(0, 0, 1, HELMET, 2)  # three sides
+    assert b.villages()[(0, 0)] == (mask_of(HELMET), False) and b.taken.sum() == 0
+    b.play(0, 0, -1, HELMET, 2)  # the fourth
+    assert b.villages()[(0, 0)] == (mask_of(HELMET), True) and b.taken[0, HELMET] == 1
+
 def test_cards_on_opposite_sides_open_nothing():
     b = KBoard()
     b.village(0, 0, HELMET)
@@ -337,6 +366,28 @@ def test_a_lone_samurai_wins_any_symbol_against_other_symbols(symbol):
     assert b.taken[1].sum() == 0
 
 
+
+@pytest.mark.parametrize("symbol", [HELMET, BUDDHA, RICE])
+def test_a_symbol_card_counts_its_printed_influence_for_its_own_symbol_only(symbol):
+    """One card of influence 4 beats two of 2 + 1 on its symbol; a card of another
+    symbol adds nothing, whatever its influence."""
+    other = (symbol + 1) % 3
+    b = KBoard()
+    b.village(0, 0, symbol)
+    b.card(1, 0, 1, symbol, 2)
+    b.card(-1, 0, 1, symbol, 1)
+    b.card(0, -1, 1, other, 4)
+    b.play(0, 0, 1, symbol, 4)  # 4 against 2 + 1 (+ nothing for the other symbol)
+    assert b.taken[0].tolist() == [int(s == symbol) for s in range(3)]
+    assert b.taken[1].sum() == 0
+    b = KBoard()
+    b.village(0, 0, symbol)
+    b.card(1, 0, 1, symbol, 3)
+    b.card(-1, 0, 0, other, 4)
+    b.card(0, -1, 0, other, 4)
+    b.play(0, 0, 1, symbol, 2)  # 2 against 3: the 8 points of the other symbol count not
+    assert b.taken[1].tolist() == [int(s == symbol) for s in range(3)]
+
 def test_a_tie_pays_nobody_and_the_marker_stays():
     """Reading (rule tied-marker=stays, default): the tied marker stays in the supply."""
     b = KBoard()
@@ -431,6 +482,39 @@ def test_standard_content_matches_the_rulebook_counts():
     assert sorted((int(c) >> 4) & 15 for c in e3.setc if (int(c) >> 2) & 3 == SAMURAI) == [
         1, 1, 2, 2, 3, 3]
 
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_deal_gives_five_cards_from_the_players_own_set(players):
+    """Each player's deck is its own colour's set (13 cards with four players, 15 else),
+    five of them dealt into its hand; the first village is the top of the village deck."""
+    h = GAME.new_game(seed=3, playout=0, players=players, seats=("random",) * players)
+    st = h.st
+    size = 13 if players == 4 else 15
+    for p in range(players):
+        hand = st.hands[p, :st.seat[p]["hand_n"]]
+        deck = st.decks[p, :st.seat[p]["deck_n"]]
+        assert len(hand) == 5 and len(deck) == size - 5
+        assert all(int(c) & 3 == p for c in [*hand, *deck])
+        assert sorted(int(c) >> 2 for c in [*hand, *deck]) == sorted(
+            int(c) >> 2 for c in h.prep.setc)
+    obs = h.observation(0)
+    assert obs["cards_in_hand"] == [5] * players
+    top = "+".join(("helmet", "buddha", "rice")[s] for s in range(3) if st.vdeck[0] >> s & 1)
+    assert obs["villages"] == [{"at": (0, 0), "symbols": top, "scored": False}]
+    assert obs["village_cards_left"] == len(h.prep.vmasks) - 1
+
+
+def test_the_village_deck_and_the_hands_are_shuffled_per_playout():
+    """Different playouts turn up different first villages and deal different hands; every
+    village card of the content is in the deck once."""
+    firsts, hands = set(), set()
+    for g in range(30):
+        h = GAME.new_game(seed=5, playout=g, players=3, seats=("random",) * 3)
+        assert sorted(h.st.vdeck.tolist()) == sorted(CONTENT.data.village_masks.tolist())
+        firsts.add(h.observation(0)["villages"][0]["symbols"])
+        hands.add(tuple(sorted(h.observation(0)["hand"])))
+    assert len(firsts) >= 4 and len(hands) >= 10
 
 @pytest.mark.parametrize(("players", "rule", "supply"), [
     (2, [], 10), (2, ["markers-2p=16"], 16), (3, [], 16), (4, ["markers-2p=12"], 16)])

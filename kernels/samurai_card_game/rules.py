@@ -49,6 +49,7 @@ from kernels.samurai_card_game.stats import (
     N_LEN,
     N_VH,
     Aggs,
+    Cross,
     End,
     KindStat,
     Misc,
@@ -100,6 +101,14 @@ N_VS = 14
 # stale once a village is put on its cell, and clear_board zeroes the rows next to every
 # filled cell.
 N_ES = 16
+
+# (successes, observations) columns of the rates counted within games: of kinds (one row per
+# stats.KindRatio) and of misc (one row per stats.MiscRatio)
+RATIO_COLS = np.array([[KindStat.WON, KindStat.CONTESTS],
+                       [KindStat.TOUCH_WON, KindStat.TOUCH_MARKERS],
+                       [KindStat.PLAY_WON, KindStat.PLAYED]], np.int64)
+MISC_COLS = np.array([[Misc.TIES, Misc.CONTESTS], [Misc.OPEN1, Misc.TURNS],
+                      [Misc.OPEN2, Misc.TURNS], [Misc.OPEN3, Misc.TURNS]], np.int64)
 
 CTZ4 = 0x12131210  # for each 4-bit value v, 2 bits at 2 * v: the position of v's lowest set bit
 
@@ -178,6 +187,7 @@ State = namedtuple("State", (
     "offs",  # (4,) int64: cell offsets of the sides +x, -x, +y, -y
     "weights",  # (8,) float64: the greedy player's weights (players.PF_*)
     "rng",  # (MAX_P + 1, k) uint64: stream states; lane MAX_P shuffles the village deck
+    "kgroup",  # (K,) int64: stats.CardGroup of each kind of card (1: samurai)
     # --- the position ---
     "cnt",  # (1,) CNT
     "seat",  # (MAX_P,) SEAT
@@ -198,6 +208,9 @@ State = namedtuple("State", (
     "wins3",  # (3,) int64: scratch of scoring: seat that took each shape (-1 tie)
     "dom",  # (3,) int64: once over, the seat dominating each shape (-1 tied)
     "ndom",  # (MAX_P,) int64: once over, the shapes each seat dominates
+    "kinds0",  # (K, len(KindStat)) int64: aggs.kinds when the game started
+    "misc0",  # (len(Misc),) int64: aggs.misc when the game started
+    "gsum",  # (2, 3, 2) int64: scratch: this game's (y, x) per CardGroup and KindRatio
     # --- the players' scratch (no game information; see players.py) ---
     "fs",  # (3,) float64: value of one marker of each shape
     "vtab",  # (NVR + 1, K) float64: value of each distinct card next to each village
@@ -238,10 +251,13 @@ def new_state(*, players: int, setc: np.ndarray, vmasks: np.ndarray, hand_size: 
     cnt = np.zeros(1, CNT)
     cnt[0]["played"] = cnt[0]["winner"] = -1
     z = np.zeros
+    kgroup = z(aggs.kinds.shape[0], np.int64)
+    for code in np.asarray(setc, np.int64):
+        kgroup[code >> 8] = int((code >> 2) & 3 == SAMURAI)
     return State(
         cfg=cfg, setc=np.asarray(setc, np.int64).copy(),
         vmasks=np.asarray(vmasks, np.int64).copy(), offs=np.array([1, -1, w, -w], np.int64),
-        weights=np.asarray(weights, np.float64).copy(),
+        weights=np.asarray(weights, np.float64).copy(), kgroup=kgroup,
         # one stream per player and a shared one, keyed by setup; made one by one, as
         # rng.new_states' row copy compiles numba's error-message machinery (~1 s)
         rng=np.stack([new_stream(0) for _ in range(MAX_P + 1)]),
@@ -251,6 +267,8 @@ def new_state(*, players: int, setc: np.ndarray, vmasks: np.ndarray, hand_size: 
         vdeck=z(nv, np.int64), hands=z((MAX_P, k), np.int64), decks=z((MAX_P, nc), np.int64),
         taken=z((MAX_P, N_SHAPES), np.int64), rem=z(N_SHAPES, np.int64), opens=z(8, np.int64),
         wins3=z(N_SHAPES, np.int64), dom=z(N_SHAPES, np.int64), ndom=z(MAX_P, np.int64),
+        kinds0=z(aggs.kinds.shape, np.int64), misc0=z(aggs.misc.shape, np.int64),
+        gsum=z((2, 3, 2), np.int64),
         fs=z(N_SHAPES), vtab=z((nvr + 1, k)), xkey=z(w * w, np.int64), xtab=z((6 * ll, k)),
         kpos=z(k, np.int64), kadd=z((k, 4), np.int64), kscore=z(k), gains=z((4, 4)),
         assign=z(4, np.int64), log=z((log_capacity, ev.N_COLS), np.int64),
@@ -574,6 +592,55 @@ def decide_winner(taken, P, dom, ndom):
 
 
 @njit(**INTERNAL)
+def count_clusters(st):
+    """Add the finished game's y_g^2, x_g^2, x_g * y_g, y_g and x_g (stats.Cross) of every
+    rate counted within games: per kind of card, per group of kinds, and of misc's
+    per-contest and per-turn rates."""
+    a = st.aggs
+    kinds = a.kinds
+    k0 = st.kinds0
+    gs = st.gsum
+    for g in range(2):
+        for r in range(3):
+            gs[g, r, 0] = 0
+            gs[g, r, 1] = 0
+    for k in range(kinds.shape[0]):
+        g = st.kgroup[k]
+        for r in range(3):
+            ys = RATIO_COLS[r, 0]
+            xs = RATIO_COLS[r, 1]
+            y = kinds[k, ys] - k0[k, ys]
+            x = kinds[k, xs] - k0[k, xs]
+            a.kind_sq[k, r, Cross.YY] += y * y
+            a.kind_sq[k, r, Cross.XX] += x * x
+            a.kind_sq[k, r, Cross.XY] += x * y
+            a.kind_sq[k, r, Cross.Y] += y
+            a.kind_sq[k, r, Cross.X] += x
+            gs[g, r, 0] += y
+            gs[g, r, 1] += x
+    for g in range(2):
+        for r in range(3):
+            y = gs[g, r, 0]
+            x = gs[g, r, 1]
+            a.group_sq[g, r, Cross.YY] += y * y
+            a.group_sq[g, r, Cross.XX] += x * x
+            a.group_sq[g, r, Cross.XY] += x * y
+            a.group_sq[g, r, Cross.Y] += y
+            a.group_sq[g, r, Cross.X] += x
+    m0 = st.misc0
+    for r in range(MISC_COLS.shape[0]):
+        ys = MISC_COLS[r, 0]
+        xs = MISC_COLS[r, 1]
+        y = a.misc[ys] - m0[ys]
+        x = a.misc[xs] - m0[xs]
+        a.misc_sq[r, Cross.YY] += y * y
+        a.misc_sq[r, Cross.XX] += x * x
+        a.misc_sq[r, Cross.XY] += x * y
+        a.misc_sq[r, Cross.Y] += y
+        a.misc_sq[r, Cross.X] += x
+
+
+@njit(**INTERNAL)
 def game_over(st):
     """The game has ended (cnt.end set): decide the winner, count the game's statistics."""
     c = st.cnt[0]
@@ -628,6 +695,7 @@ def game_over(st):
             code = st.grid[x] - 1
             if code & 3 == winner:
                 a.kinds[code >> 8, KindStat.PLAY_WON] += 1
+    count_clusters(st)
 
 
 # --- setup and turns ----------------------------------------------------------------------
@@ -677,6 +745,11 @@ def setup(st, seed, playout):
     if NV > 1:
         ev.emit(st.log, st.log_n, NIL, NOBODY, EV_TOP, st.vdeck[1], NV - 1, NIL, NIL)
     c.subst0 = st.aggs.misc[Misc.SUBST]
+    for k in range(st.kinds0.shape[0]):
+        for j in range(st.kinds0.shape[1]):
+            st.kinds0[k, j] = st.aggs.kinds[k, j]
+    for j in range(st.misc0.shape[0]):
+        st.misc0[j] = st.aggs.misc[j]
     c.cur = 0
     c.phase = PLAY
     c.over = 0
@@ -753,11 +826,15 @@ def end_turn(st):
         end |= End.CARDS
     if end == 0:
         cur = (p + 1) % P
-        while seat[cur].hand_n == 0:
+        skipped = 0
+        while seat[cur].hand_n == 0 and skipped < P:
             ev.emit(st.log, st.log_n, c.turns + 1, cur, EV_SKIP, NIL, NIL, NIL, NIL)
             cur = (cur + 1) % P
+            skipped += 1
         c.cur = cur
-        if c.nf == 0:
+        # blocked: no legal cell; (nobody holding a card is the cards end, checked above:
+        # the bound only keeps a broken rule from looping for ever)
+        if c.nf == 0 or skipped == P:
             end = End.BLOCKED
     if end:
         c.end = end

@@ -112,6 +112,53 @@ class Misc(IntEnum):
     TIED_OUT = 14  # tied markers that found the supply already empty
 
 
+class KindRatio(IntEnum):
+    """Rates counted per observation within games, per kind of card: (successes,
+    observations) as KindStat columns, see RATIO_PAIRS."""
+
+    CONTEST_WON = 0  # WON / CONTESTS
+    TOUCH_WON = 1  # TOUCH_WON / TOUCH_MARKERS
+    PLAY_WON = 2  # PLAY_WON / PLAYED
+
+
+# (successes, observations) KindStat columns of each KindRatio
+RATIO_PAIRS = ((KindStat.WON, KindStat.CONTESTS), (KindStat.TOUCH_WON, KindStat.TOUCH_MARKERS),
+               (KindStat.PLAY_WON, KindStat.PLAYED))
+
+
+class MiscRatio(IntEnum):
+    """Rates counted per contest or per turn within games (successes / observations as
+    Misc columns, see MISC_PAIRS)."""
+
+    TIED = 0  # TIES / CONTESTS
+    OPEN1 = 1  # OPEN1 / TURNS
+    OPEN2 = 2  # OPEN2 / TURNS
+    OPEN3 = 3  # OPEN3 / TURNS
+
+
+MISC_PAIRS = ((Misc.TIES, Misc.CONTESTS), (Misc.OPEN1, Misc.TURNS), (Misc.OPEN2, Misc.TURNS),
+              (Misc.OPEN3, Misc.TURNS))
+
+
+class CardGroup(IntEnum):
+    """Kinds of card pooled: symbol cards and samurai cards."""
+
+    SYMBOL = 0
+    SAMURAI = 1
+
+
+class Cross(IntEnum):
+    """Per-game sums of a rate's successes y_g and observations x_g: sum over games of
+    y_g^2, x_g^2 and x_g * y_g (the clustered interval of reports.stats.ratio_rate), and of
+    y_g and x_g themselves."""
+
+    YY = 0
+    XX = 1
+    XY = 2
+    Y = 3
+    X = 4
+
+
 TABLE = (
     Stat("wins", ("seat",), "games", "games the seat won outright"),
     Stat("shared", ("seat",), "games", "shared victories the seat took part in"),
@@ -127,6 +174,12 @@ TABLE = (
     Stat("kinds", ("card", KindStat), "count", "per kind of card: plays, contests, wins"),
     Stat("heat", ("heat", "heat"), "villages", "villages scored per cell around the first"),
     Stat("misc", (Misc,), "count", "counters over all games"),
+    Stat("kind_sq", ("card", KindRatio, Cross), "count",
+         "per kind of card and rate: per-game sums of squares and cross products"),
+    Stat("group_sq", (CardGroup, KindRatio, Cross), "count",
+         "symbol and samurai cards pooled: per-game sums of squares and cross products"),
+    Stat("misc_sq", (MiscRatio, Cross), "count",
+         "per-contest and per-turn rates: per-game sums of squares and cross products"),
 )
 
 Aggs = aggregates_type(TABLE, "Aggs", module=__name__)

@@ -3,11 +3,11 @@ the kernel driver."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+import msgspec
 import numpy as np
 
 from kernels import stat_table
@@ -15,16 +15,22 @@ from kernels.samurai_card_game import play as kplay
 from kernels.samurai_card_game import players as kplayers
 from kernels.samurai_card_game import rules as krules
 from kernels.samurai_card_game import stats as kstats
-from kernels.samurai_card_game.stats import N_END, End, KindStat, Misc, Outcome, Placed, WinBy
-from simcli.errors import UserError
+from kernels.samurai_card_game.stats import (
+    N_END,
+    Cross,
+    End,
+    KindStat,
+    Misc,
+    Outcome,
+    Placed,
+    WinBy,
+)
+from simcli.content import read_document
 from simcli.games.base import (
     Content,
     CoreStats,
     Game,
     RuleOption,
-    at_line,
-    line_of,
-    read_content,
     sha256,
 )
 from simcli.games.handle import GameHandle
@@ -90,6 +96,19 @@ RULES = (
     ),
 )
 
+FIXED_READINGS = (
+    "The game ends after the turn in which a marker supply empties (a tied marker "
+    "discarded counts), the last village card is placed or the last card is played: the "
+    "turn is completed (scorings, the draw) and no further turn is played.",
+    "A player holding cards with no legal cell left ends the game (blocked; the rulebook "
+    "is silent, the case is rare).",
+    "A player without cards is skipped; seat 1 starts.",
+    "Games nobody wins (nobody dominates a shape) are counted apart from shared victories "
+    "(a tie that remains after the tie-break): no_winner_rate beside shared_rate.",
+    "A tie for a symbol, 0-0 included, pays nobody; an empty supply still pays "
+    "(substitute markers).",
+)
+
 
 @dataclass(frozen=True)
 class CardSet:
@@ -132,159 +151,150 @@ class Prepared:
     n_kinds: int
 
 
-def _entry_line(text: str, section: str, key: str, index: int) -> int | None:
-    """Line of entry `index` of a list in [section], found by its `key =` (one per entry)."""
-    lines = text.splitlines()
-    start = None
-    for i, line in enumerate(lines):
-        if re.match(rf"^\s*\[+\s*{re.escape(section)}(\.|\s*\])", line):
-            start = i
-            break
-    if start is None:
-        return None
-    pat = re.compile(rf"\b{re.escape(key)}\s*=")
-    seen = 0
-    for i in range(start + 1, len(lines)):
-        if re.match(r"^\s*\[[^\]\"]*\]\s*(#.*)?$", lines[i]) and not lines[i].strip().startswith(
-                f"[[{section}") and not lines[i].strip().startswith(f"[{section}."):
-            break
-        if pat.search(lines[i]):
-            if seen == index:
-                return i + 1
-            seen += 1
-    return None
+Symbol = Literal["helmet", "buddha", "rice", "samurai", "triangle", "circle", "square"]
+Shape = Literal["helmet", "buddha", "rice", "triangle", "circle", "square"]
+Influence = Annotated[int, msgspec.Meta(ge=1, le=MAX_INFLUENCE)]
 
 
-def _int(where: str, table: dict, key: str, lo: int, hi: int, what: str = "") -> int:
-    value = table.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise UserError(f"{where}: {what}field '{key}' must be an integer {lo}-{hi}, "
-                        f"got {value!r}")
-    return value
+class ContentMeta(msgspec.Struct, forbid_unknown_fields=True):
+    """[content]: what the file is."""
+
+    game: str = "samurai-card-game"
+    name: str | None = None
+    version: int | str = 1
+    assumed: bool = True  # the default of every line's `assumed`
+    description: str = ""
 
 
-def _symbol(where: str, value: Any, what: str, allowed: tuple[str, ...]) -> int:
-    name = ALIASES.get(value, value) if isinstance(value, str) else value
-    if name not in allowed:
-        raise UserError(f"{where}: {what}field 'symbol' must be one of {', '.join(allowed)}, "
-                        f"got {value!r}")
-    return SYMBOLS.index(name)
+class RulesTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[rules]: hand size and markers of each shape (3-4 players)."""
+
+    hand: Annotated[int, msgspec.Meta(ge=1, le=15)]
+    markers: Annotated[int, msgspec.Meta(ge=1, le=999)]
+
+
+class CardLine(msgspec.Struct, forbid_unknown_fields=True):
+    """One kind of card of a player's set."""
+
+    symbol: Symbol
+    influence: Influence
+    count: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    assumed: bool | None = None
+
+
+class Removal(msgspec.Struct, forbid_unknown_fields=True):
+    """Copies of a kind of card each set loses with four players."""
+
+    symbol: Symbol
+    influence: Influence
+    count: Annotated[int, msgspec.Meta(ge=1, le=99)] = 1
+    assumed: bool | None = None
+
+
+class PlayerSet(msgspec.Struct, forbid_unknown_fields=True):
+    """[player_set]: the cards of one player's set, and the four-player removals."""
+
+    cards: Annotated[list[CardLine], msgspec.Meta(min_length=1)]
+    remove_4p: list[Removal] = []
+
+
+class VillageLine(msgspec.Struct, forbid_unknown_fields=True):
+    """One kind of village card: its symbols and copies in the deck."""
+
+    symbols: Annotated[list[Shape], msgspec.Meta(min_length=1, max_length=3)]
+    count: Annotated[int, msgspec.Meta(ge=0, le=MAX_VILLAGES)]
+    assumed: bool | None = None
+
+
+class Villages(msgspec.Struct, forbid_unknown_fields=True):
+    """[villages]: the village deck."""
+
+    deck: Annotated[list[VillageLine], msgspec.Meta(min_length=1)]
+
+
+class CardFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A Samurai: The Card Game content file (the schema every file is checked against)."""
+
+    rules: RulesTable
+    player_set: PlayerSet
+    villages: Villages
+    content: ContentMeta = msgspec.field(default_factory=ContentMeta)
+
+
+def _symbol(name: str) -> int:
+    """Index in SYMBOLS of a symbol name (or its marker's alias)."""
+    return SYMBOLS.index(ALIASES.get(name, name))
 
 
 def parse_content(path: Path) -> Content:
-    """Load and validate a Samurai: The Card Game content file."""
-    doc, raw, text, meta = read_content(path, "samurai-card-game")
-    default_assumed = meta.get("assumed", True)
-    rules = doc.get("rules", {})
-    if not isinstance(rules, dict):
-        raise UserError(f"{path}: [rules] must be a table")
-    hand = _int(at_line(path, line_of(text, "hand =")), rules, "hand", 1, 15)
-    markers = _int(at_line(path, line_of(text, "markers =")), rules, "markers", 1, 999)
-
-    pset = doc.get("player_set", {})
-    cards = pset.get("cards") if isinstance(pset, dict) else None
-    if not isinstance(cards, list) or not cards:
-        raise UserError(f"{path}: needs a [player_set] table with a non-empty 'cards' list")
+    """Load a Samurai: The Card Game content file, checked against the CardFile schema
+    (types, ranges, unknown keys refused) and the checks across lines; every error is one
+    line naming the file, the line and the field."""
+    doc = read_document(path)
+    meta = doc.convert(ContentMeta, ("content",)) if "content" in doc.data else ContentMeta()
+    if meta.game != "samurai-card-game":
+        raise doc.error(("content", "game"), f"content is for '{meta.game}', not "
+                        f"samurai-card-game")
+    f = doc.convert(CardFile)
     sym, inf, cnt, assumed = [], [], [], []
-    for i, card in enumerate(cards):
-        where = at_line(path, _entry_line(text, "player_set", "symbol", i))
-        what = f"card entry {i + 1}: "
-        if not isinstance(card, dict):
-            raise UserError(f"{where}: {what}must be a table")
-        unknown = set(card) - {"symbol", "influence", "count", "assumed"}
-        if unknown:
-            raise UserError(f"{where}: {what}unknown field '{sorted(unknown)[0]}'")
-        s = _symbol(where, card.get("symbol"), what, SYMBOLS)
-        v = _int(where, card, "influence", 1, MAX_INFLUENCE, what)
-        n = _int(where, card, "count", 0, 99, what)
+    for i, card in enumerate(f.player_set.cards):
+        s, v = _symbol(card.symbol), card.influence
         if any(s == s2 and v == v2 for s2, v2 in zip(sym, inf, strict=True)):
-            raise UserError(f"{where}: {what}{SYMBOLS[s]} {v} is listed twice")
-        flag = card.get("assumed", default_assumed)
-        if not isinstance(flag, bool):
-            raise UserError(f"{where}: {what}field 'assumed' must be true or false")
+            raise doc.error(("player_set", "cards", i), f"{SYMBOLS[s]} {v} is listed twice")
         sym.append(s)
         inf.append(v)
-        cnt.append(n)
-        assumed.append(flag)
+        cnt.append(card.count)
+        assumed.append(meta.assumed if card.assumed is None else card.assumed)
     if sum(cnt) == 0:
-        raise UserError(f"{path}: the player set has no cards (every 'count' is 0)")
+        raise doc.error(("player_set", "cards"), "the player set has no cards (every "
+                        "'count' is 0)")
     remove = np.zeros(len(sym), np.int64)
-    rem_list = pset.get("remove_4p", [])
-    if not isinstance(rem_list, list):
-        raise UserError(f"{at_line(path, line_of(text, 'remove_4p'))}: 'remove_4p' must be a "
-                        f"list of {{ symbol, influence, count }}")
-    for i, item in enumerate(rem_list):
-        where = at_line(path, _entry_line(text, "player_set", "symbol", len(cards) + i))
-        what = f"remove_4p entry {i + 1}: "
-        if not isinstance(item, dict):
-            raise UserError(f"{where}: {what}must be a table")
-        s = _symbol(where, item.get("symbol"), what, SYMBOLS)
-        v = _int(where, item, "influence", 1, MAX_INFLUENCE, what)
-        n = _int(where, item, "count", 1, 99, what) if "count" in item else 1
+    for i, item in enumerate(f.player_set.remove_4p):
+        s, v = _symbol(item.symbol), item.influence
         match = [k for k in range(len(sym)) if sym[k] == s and inf[k] == v]
+        key = ("player_set", "remove_4p", i)
         if not match:
-            raise UserError(f"{where}: {what}the set has no {SYMBOLS[s]} {v} card")
-        remove[match[0]] += n
+            raise doc.error(key, f"the set has no {SYMBOLS[s]} {v} card")
+        remove[match[0]] += item.count
         if remove[match[0]] > cnt[match[0]]:
-            raise UserError(f"{where}: {what}removes {remove[match[0]]} {SYMBOLS[s]} {v} "
-                            f"cards but the set has {cnt[match[0]]}")
+            raise doc.error(key, f"removes {remove[match[0]]} {SYMBOLS[s]} {v} cards but the "
+                            f"set has {cnt[match[0]]}")
     if sum(cnt) - remove.sum() == 0:
-        raise UserError(f"{path}: with four players the set would have no cards")
-
-    villages = doc.get("villages", {})
-    deck = villages.get("deck") if isinstance(villages, dict) else None
-    if not isinstance(deck, list) or not deck:
-        raise UserError(f"{path}: needs a [villages] table with a non-empty 'deck' list")
+        raise doc.error(("player_set", "remove_4p"), "with four players the set would have "
+                        "no cards")
     masks, labels, vcounts, vassumed = [], [], [], []
-    for i, item in enumerate(deck):
-        where = at_line(path, _entry_line(text, "villages", "symbols", i))
-        what = f"village entry {i + 1}: "
-        if not isinstance(item, dict):
-            raise UserError(f"{where}: {what}must be a table")
-        unknown = set(item) - {"symbols", "count", "assumed"}
-        if unknown:
-            raise UserError(f"{where}: {what}unknown field '{sorted(unknown)[0]}'")
-        syms = item.get("symbols")
-        if not isinstance(syms, list) or not syms:
-            raise UserError(f"{where}: {what}field 'symbols' must be a non-empty list of "
-                            f"{', '.join(SHAPES)}")
+    for i, item in enumerate(f.villages.deck):
         mask = 0
-        for name in syms:
-            name2 = ALIASES.get(name, name) if isinstance(name, str) else name
-            if name2 not in SHAPES:
-                raise UserError(f"{where}: {what}field 'symbols' takes {', '.join(SHAPES)}, "
-                                f"got {name!r}")
-            bit = 1 << SHAPES.index(name2)
+        for name in item.symbols:
+            bit = 1 << _symbol(name)
             if mask & bit:
-                raise UserError(f"{where}: {what}field 'symbols' names {name2} twice")
+                raise doc.error(("villages", "deck", i, "symbols"),
+                                f"names {SYMBOLS[_symbol(name)]} twice")
             mask |= bit
         if mask in masks:
-            raise UserError(f"{where}: {what}the same village is listed twice")
-        n = _int(where, item, "count", 0, MAX_VILLAGES, what)
-        flag = item.get("assumed", default_assumed)
-        if not isinstance(flag, bool):
-            raise UserError(f"{where}: {what}field 'assumed' must be true or false")
+            raise doc.error(("villages", "deck", i), "the same village is listed twice")
         masks.append(mask)
         labels.append("+".join(SHAPES[s] for s in range(3) if mask >> s & 1))
-        vcounts.append(n)
-        vassumed.append(flag)
+        vcounts.append(item.count)
+        vassumed.append(meta.assumed if item.assumed is None else item.assumed)
     total = sum(vcounts)
     if not 1 <= total <= MAX_VILLAGES:
-        raise UserError(f"{path}: the village deck must hold 1-{MAX_VILLAGES} cards, "
-                        f"has {total}")
+        raise doc.error(("villages", "deck"), f"the village deck must hold 1-{MAX_VILLAGES} "
+                        f"cards, has {total}")
     data = CardSet(
         kind_symbol=np.array(sym, np.int64), kind_influence=np.array(inf, np.int64),
         kind_count=np.array(cnt, np.int64), kind_remove_4p=remove,
         kind_assumed=np.array(assumed, np.bool_),
         village_masks=np.repeat(np.array(masks, np.int64), vcounts),
         village_kinds=tuple(labels), village_counts=np.array(vcounts, np.int64),
-        village_assumed=np.array(vassumed, np.bool_), hand=hand, markers=markers,
+        village_assumed=np.array(vassumed, np.bool_), hand=f.rules.hand,
+        markers=f.rules.markers,
     )
     return Content(
-        name=str(meta.get("name", path.stem)), version=str(meta.get("version", "1")),
-        path=path, sha256=sha256(raw),
+        name=meta.name if meta.name is not None else path.stem, version=str(meta.version),
+        path=path, sha256=sha256(doc.raw),
         assumed=bool(data.kind_assumed.any() or data.village_assumed.any()),
-        description=str(meta.get("description", "")), data=data,
+        description=meta.description, data=data,
     )
 
 
@@ -333,6 +343,9 @@ class SamuraiCardGame(Game):
     policies = POLICIES
     default_policy = "greedy"
     rules = RULES
+    fixed_readings = FIXED_READINGS
+    options = krules.OPTIONS  # playing a card of each symbol (the forbid columns)
+    value_n = 10_000  # playouts per run of `simcli value` (21 runs at 4 players: ~60 s on 2 cores)
     default_n = 1_000_000
     chunk_size = 4_000  # about half a second of greedy games: Ctrl-C stays quick
     kernel = kplay.play_chunk
@@ -380,12 +393,16 @@ class SamuraiCardGame(Game):
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None, rotation: int = 0,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
-        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats);
+        forbid[s, o] denies seat s playing cards of option o (rules.OPTIONS)."""
         out = rows if rows is not None else np.zeros((0, kplay.N_ROW), np.int64)
+        ban = no_forbidden()
+        if forbid is not None:
+            ban[:forbid.shape[0], :forbid.shape[1]] = forbid
         kplay.play_chunk(new_state(prep, aggs, rotation), np.uint64(seed), first, count, out,
-                        no_forbidden())
+                        ban)
 
     def handle(self, prep: Prepared, seed: int, playout: int,
                rotation: int = 0) -> SamuraiCardHandle:
@@ -393,14 +410,63 @@ class SamuraiCardGame(Game):
         return SamuraiCardHandle(self, prep, seed, playout, rotation)
 
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
-        """Seat outright wins; shared victories and games nobody won count as shared; every
-        game ends by the rules; length in turns (cards played)."""
+        """Seat outright wins; shared victories (a tie that remains) apart from games
+        nobody won (nobody dominates a shape: no_winner); every game ends by the rules;
+        length in turns (cards played)."""
         games = int(aggs["outcome"].sum())
         return CoreStats(
             games=games, seat_wins=aggs["wins"][:players].copy(),
-            shared=int(aggs["outcome"][Outcome.SHARED] + aggs["outcome"][Outcome.NONE]),
+            shared=int(aggs["outcome"][Outcome.SHARED]),
+            no_winner=int(aggs["outcome"][Outcome.NONE]),
             completed=games, length=aggs["lengths"].copy(), length_unit="turns",
         )
+
+    def remove_option(self, content: Content, option: int) -> Content | None:
+        """The content without every card of the option's symbol (helmet, buddha, rice or
+        samurai cards), for `simcli value`; None when that would leave no card or the
+        option is not a card kind."""
+        cs: CardSet = content.data
+        if not 0 <= option < len(krules.OPTIONS):
+            return None
+        keep = cs.kind_symbol != option
+        counts = np.where(keep, cs.kind_count, 0)
+        removed = np.where(keep, cs.kind_remove_4p, 0)
+        if counts.sum() == 0 or (counts - removed).sum() == 0:
+            return None
+        data = replace(cs, kind_count=counts, kind_remove_4p=removed)
+        return replace(content, name=f"{content.name} without {krules.OPTIONS[option]}s",
+                       data=data)
+
+    own_metric_names = ("end.markers", "end.villages", "end.cards", "tied_contest_rate",
+                        "samurai.contest_win_share", "symbol.contest_win_share")
+
+    def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
+        """End reasons (per game) and the rates counted per contest within games, with
+        intervals clustered by game (reports.stats.ratio_rate)."""
+        from reports.stats import rate, ratio_rate
+
+        games = int(aggs["outcome"].sum())
+        ends = aggs["ends"]
+        misc, msq = aggs["misc"], aggs["misc_sq"]
+        gsq = aggs["group_sq"]
+        out = [(f"end.{name}", rate(int(ends[[m for m in range(N_END) if m & bit]].sum()),
+                                    games),
+                f"Share of games in which {words} when the game ended (several can hold).")
+               for (name, bit), words in zip(END_REASONS[:3], (
+                   "a marker supply was empty", "the last village card was placed",
+                   "every card was played"), strict=True)]
+        out.append(("tied_contest_rate", ratio_rate(
+            float(misc[Misc.TIES]), float(misc[Misc.CONTESTS]), *map(float, msq[0, :3]), games),
+            "Share of symbol scorings tied (the marker to nobody); clustered by game."))
+        for g, name in ((kstats.CardGroup.SAMURAI, "samurai"), (kstats.CardGroup.SYMBOL,
+                                                                 "symbol")):
+            sq = gsq[g, kstats.KindRatio.CONTEST_WON]
+            out.append((f"{name}.contest_win_share", ratio_rate(
+                float(sq[Cross.Y]), float(sq[Cross.X]), float(sq[Cross.YY]),
+                float(sq[Cross.XX]), float(sq[Cross.XY]), games),
+                f"Share of the scorings a {name} card counted in whose marker its owner took "
+                f"(clustered by game)."))
+        return out
 
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
         """Tables, findings and chart data for a finished run."""
@@ -412,7 +478,7 @@ class SamuraiCardGame(Game):
 END_REASONS = (("markers", End.MARKERS), ("villages", End.VILLAGES), ("cards", End.CARDS),
                ("blocked", End.BLOCKED))
 OUTCOME_NAMES = {Outcome.OUTRIGHT: "outright", Outcome.SHARED: "shared",
-                 Outcome.NONE: "nobody"}
+                 Outcome.NONE: "no winner"}
 WINBY_NAMES = {WinBy.TWO_SHAPES: "two or three shapes dominated",
                WinBy.OTHER_SHAPES: "most markers in the other shapes",
                WinBy.TIEBREAK: "tie broken by the dominated shape",
@@ -467,6 +533,9 @@ def named_stats(aggs: dict[str, np.ndarray], cs: CardSet, players: int) -> dict[
         },
         "heat": aggs["heat"],
         "misc": {MISC_NAMES[m]: int(misc[m]) for m in MISC_NAMES},
+        # per-game sums (y^2, x^2, x*y) of the rates counted within games (stats.Cross):
+        # kind_sq[kind, KindRatio], group_sq[CardGroup, KindRatio], misc_sq[MiscRatio]
+        "kind_sq": aggs["kind_sq"], "group_sq": aggs["group_sq"], "misc_sq": aggs["misc_sq"],
     }
 
 
@@ -660,4 +729,4 @@ class SamuraiCardHandle(GameHandle):
         if a == Outcome.SHARED:
             seats = ", ".join(str(q + 1) for q in range(kstats.MAX_P) if c >> q & 1)
             return f"shared victory of seats {seats}"
-        return "nobody wins: nobody dominates a shape"
+        return "no winner: nobody dominates a shape"
