@@ -35,7 +35,8 @@ def bars_with_ci(path: Path, labels: Sequence[str], values, lo, hi, *, title: st
                 fmt="none", ecolor="black", capsize=4)
     if reference is not None:
         ax.axhline(reference * scale, color="#C44E52", linestyle="--", label=ref_label)
-        ax.legend(loc="lower right")
+        if ref_label:
+            ax.legend(loc="lower right")
     rotate = len(labels) >= 7
     ax.set_xticks(x, labels, rotation=45 if rotate else 0, ha="right" if rotate else "center")
     if rotate:
