@@ -21,14 +21,19 @@ refills, phase changes) until the next decision. Chance (the pool dealt for the 
 shuffles, draws, dice, tiebreakers) resolves there from the game's streams: lane MAX_P
 deals the pool; seat s draws everything else from its own lane st.lane[s]. Fielding is
 simultaneous and face down: the seats choose one after another, and no accessor a player
-uses shows another's face-down choice (`rival_best_remaining` holds the one known leak,
-kept for now).
+uses shows another's face-down choice (`rival_best_remaining` reads what was public when
+the fielding began).
 
 Rule readings (see the rules sheet): after-rolling cards are offered in seat order from
 the declarer, pass after pass, until a pass plays none; a player who already wins the
 round outright is not offered Ronin or Medicine (they would do nothing); a player with no
 samurai in hand sits a round out; unused battle cards are discarded when the Clan
-Conflict ends.
+Conflict ends, and so is any samurai still in a hand or draw pile then (the Final Battle
+hand is the Hall of Honor only). Options (st.after_tb): the tiebreaker is rolled after the
+offers; with after_tb the players who lost it are then offered Ronin and Medicine again
+(no Bushido: the tiebreaker settled the dice). Option st.fb_bar: the samurai that won
+the last Clan Conflict round may not fight Final Battle round 1 (unless it is its
+owner's only one).
 """
 
 from collections import namedtuple
@@ -79,6 +84,7 @@ GO_FINAL = np.int64(6)  # the Clan Conflict is over: the Final Battle's setup
 GO_FB_ROUND = np.int64(7)  # begin a Final Battle round, or end the game
 GO_FB_RESOLVE = np.int64(8)  # every clan has fielded in the Final Battle: roll, resolve
 GO_FINISH = np.int64(9)  # one clan is left: the result
+GO_TIEBREAK = np.int64(10)  # after_tb: the offers are over, roll the tiebreaker if needed
 
 # Battle cards as kernel constants (values of stats.Battle)
 NINJUTSU = np.int64(Battle.NINJUTSU)
@@ -148,6 +154,8 @@ FIELDS = (
     "hand_size",  # (1,) int64: cards a Clan Conflict hand is refilled to
     "snake",  # (1,) int64: 1 = snake draft (reverse every round), 0 = rotation
     "lone_end",  # (1,) int64: 1 = the Clan Conflict ends when one clan holds samurai
+    "after_tb",  # (1,) int64: 1 = Ronin and Medicine are offered again after a tiebreaker
+    "fb_bar",  # (1,) int64: 1 = the last Clan Conflict winner's samurai sits out FB round 1
     "max_rounds",  # (1,) int64: safety cap on Clan Conflict rounds
     "margin",  # (1,) float64: greedy's minimum gain in win chance to play a card
     "odds",  # (6, 6, 6, 6) float64: chance pool c0 beats pools c1..c3 (0: none; 5: Uma)
@@ -194,6 +202,7 @@ FIELDS = (
     "played_r",  # (MAX_P, N_BATTLE) bool: battle cards played this round
     "played_g",  # (MAX_P, N_BATTLE) bool: battle cards played this game
     "ronin_by",  # (1,) int64: seat that played Ronin this round (-1: none)
+    "tbw",  # (1,) int64: after_tb: the tiebreaker's winner once rolled (-1: not rolled)
     "offer",  # (1,) int64: position (from the declarer) of the seat offered cards
     "again",  # (1,) bool: a card was played in the current pass of offers
     "last_card",  # (MAX_P,) int64: Final Battle: samurai that won the seat's last round
@@ -215,7 +224,7 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
               totals: np.ndarray, rank_order: np.ndarray, faces: int, uma: int, clan: int,
               hand_size: int, snake: bool, lone_end: bool, max_rounds: int, margin: float,
               odds: np.ndarray, tops: np.ndarray, aggs, log_capacity: int = 0,
-              rotation: int = 0) -> State:
+              rotation: int = 0, after_tb: bool = False, fb_bar: bool = False) -> State:
     """A state for games of this run, allocated once (`setup` starts each game). In
     rotation r player j (its policy and its random stream) sits at seat (j + r) % P."""
     from kernels.rng import new_states, rotation_lanes
@@ -238,7 +247,8 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
         totals=np.ascontiguousarray(totals, np.int64),
         rank_order=np.ascontiguousarray(rank_order, np.int64),
         faces=one(faces), uma=one(uma), clan=one(clan), hand_size=one(hand_size),
-        snake=one(int(snake)), lone_end=one(int(lone_end)), max_rounds=one(max_rounds),
+        snake=one(int(snake)), lone_end=one(int(lone_end)), after_tb=one(int(after_tb)),
+        fb_bar=one(int(fb_bar)), max_rounds=one(max_rounds),
         margin=one(margin, np.float64), odds=np.ascontiguousarray(odds, np.float64),
         tops=np.ascontiguousarray(tops, np.float64),
         rng=new_states(faces, MAX_P + 1),
@@ -251,7 +261,7 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
         npart=z(1), field=z(MAX_P), before=z(MAX_P), t1=z(MAX_P), t2=z(MAX_P),
         nd=z(MAX_P), tb=z(MAX_P), is_uma=z(MAX_P, np.bool_), medic=z(MAX_P, np.bool_),
         held=z((MAX_P, N_BATTLE), np.bool_), played_r=z((MAX_P, N_BATTLE), np.bool_),
-        played_g=z((MAX_P, N_BATTLE), np.bool_), ronin_by=one(-1), offer=z(1),
+        played_g=z((MAX_P, N_BATTLE), np.bool_), ronin_by=one(-1), tbw=one(-1), offer=z(1),
         again=z(1, np.bool_), last_card=z(MAX_P),
         clan_tot=z(MAX_P), infb=z(R, np.bool_), hall_fb=z(MAX_P), fb_players=z(1),
         champion=one(-1),
@@ -374,13 +384,13 @@ def before_cards_allowed(st):
 @njit(**STEP)
 def rival_best_remaining(st, q, a):
     """The most dice seat q could field in ability a from its samurai not yet seen on the
-    table: every drafted card and every card played is public, so this is public too.
-
-    KNOWN LEAK, kept for now so results stay the same: it reads q's hand as it stands, so
-    a samurai q has already put face down this round is left out. This accessor is the one
-    place a later fix changes (count st.field[q] back in while fielding).
+    table when this round's fielding began: every drafted card and every card played is
+    public, so this is public too. A samurai q has already put face down this round is
+    counted (it was unseen when the fielding began): the choice is simultaneous.
     """
     top = 1
+    if st.phase[0] == FIELD and st.part[q] and q < st.actor[0]:
+        top = max(top, st.ratings[st.field[q], a])
     for i in range(st.hand_n[q]):
         c = st.hand[q, i]
         if c >= 0:
@@ -393,14 +403,23 @@ def rival_best_remaining(st, q, a):
 
 
 @njit(**STEP)
+def leaders(st):
+    """Bit mask of the seats that would win the round as it lies: the tiebreaker's winner
+    once rolled (after_tb), else the top group on the dice (public)."""
+    if st.tbw[0] >= 0:
+        return np.int64(1) << st.tbw[0]
+    return top_group(st.t1, st.t2, st.nd, st.part, st.players[0])
+
+
+@njit(**STEP)
 def offer_options(st, p):
-    """(Ronin, Medicine, Bushido): which after-rolling cards p may play now."""
-    mask = top_group(st.t1, st.t2, st.nd, st.part, st.players[0])
-    sure = mask == (1 << p)  # p wins outright on the dice as they lie
+    """(Ronin, Medicine, Bushido): which after-rolling cards p may play now (after a
+    tiebreaker, with after_tb: no Bushido)."""
+    sure = leaders(st) == (1 << p)  # p wins outright as the round lies
     can_ronin = (find(st.hand, st.hand_n, p, -1 - RONIN) >= 0 and st.ronin_by[0] < 0
                  and not sure)
     can_med = find(st.hand, st.hand_n, p, -1 - MEDICINE) >= 0 and not st.medic[p] and not sure
-    can_bush = find(st.hand, st.hand_n, p, -1 - BUSHIDO) >= 0
+    can_bush = find(st.hand, st.hand_n, p, -1 - BUSHIDO) >= 0 and st.tbw[0] < 0
     return can_ronin, can_med, can_bush
 
 
@@ -513,6 +532,7 @@ def begin_round(st):
         st.auto[0] = GO_FINAL
         return
     st.ronin_by[0] = -1
+    st.tbw[0] = -1
     for p in range(P):
         st.before[p] = -1
         st.medic[p] = False
@@ -601,19 +621,26 @@ def reveal_and_roll(st):
 @njit(**STEP)
 def next_offer(st):
     """Offer after-rolling cards to the next fighter holding one (seat order from the
-    declarer, pass after pass until a pass plays none), or resolve the round."""
+    declarer, pass after pass until a pass plays none), or resolve the round (after_tb:
+    roll the tiebreaker first; after it only its losers holding Ronin or Medicine)."""
     P = st.players[0]
+    post = st.tbw[0] >= 0
+    tied = top_group(st.t1, st.t2, st.nd, st.part, P) if post else ZERO
     while True:
         for i in range(st.offer[0], P):
             p = (st.declarer[0] + i) % P
-            if st.part[p] and (st.held[p, RONIN] or st.held[p, BUSHIDO]
-                               or st.held[p, MEDICINE]):
+            if post:
+                ok = ((tied >> p) & 1 and p != st.tbw[0]
+                      and (st.held[p, RONIN] or st.held[p, MEDICINE]))
+            else:
+                ok = st.held[p, RONIN] or st.held[p, BUSHIDO] or st.held[p, MEDICINE]
+            if st.part[p] and ok:
                 st.offer[0] = i
                 st.actor[0] = p
                 st.phase[0] = OFFER
                 return
         if not st.again[0]:
-            st.auto[0] = GO_RESOLVE
+            st.auto[0] = GO_TIEBREAK if st.after_tb[0] == 1 and not post else GO_RESOLVE
             return
         st.again[0] = False
         st.offer[0] = 0
@@ -662,6 +689,20 @@ def battle_winner(st, slot):
     return lowest_bit(mask)
 
 
+@njit(**STEP)
+def roll_tiebreak(st):
+    """after_tb: the offers are over; a tied round rolls its tiebreaker now and its losers
+    are offered Ronin and Medicine again; otherwise the round is resolved."""
+    mask = top_group(st.t1, st.t2, st.nd, st.part, st.players[0])
+    if mask & (mask - 1):
+        st.tbw[0] = battle_winner(st, Misc.TIEBREAK_ROUNDS)
+        st.offer[0] = 0
+        st.again[0] = False
+        st.auto[0] = GO_OFFER
+    else:
+        st.auto[0] = GO_RESOLVE
+
+
 @njit(**HELPER)
 def count_declarer(aggs, phase, rnd, npart, ability, won):
     """Declarer statistics of a contested round the declarer fought."""
@@ -679,7 +720,9 @@ def resolve_round(st):
     the winner (not a Ronin thief) declares next; every hand is refilled."""
     P = st.players[0]
     contested = st.npart[0] > 1
-    if contested:
+    if contested and st.tbw[0] >= 0:
+        winner = st.tbw[0]  # after_tb: the tiebreaker was rolled before the last offers
+    elif contested:
         winner = battle_winner(st, Misc.TIEBREAK_ROUNDS)
     else:
         winner = next_part(st.part, P, NONE)
@@ -737,9 +780,13 @@ def resolve_round(st):
 
 @njit(**ONCE)
 def end_clan_conflict(st):
-    """Unused battle cards are discarded; every Hall of Honor becomes its owner's hand."""
+    """Unused battle cards are discarded, and any samurai still in a hand or draw pile
+    (lone_end, the round cap); every Hall of Honor becomes its owner's hand; with fb_bar
+    the last round's winner may not field its winning samurai in Final Battle round 1."""
     P = st.players[0]
+    st.tbw[0] = -1
     for p in range(P):
+        discard_samurai(st, np.int64(p))
         for b in range(N_BATTLE):
             code = -1 - b
             i = find(st.hand, st.hand_n, p, code)
@@ -772,7 +819,33 @@ def end_clan_conflict(st):
              count_samurai(st.hand, st.hand_n, p), ZERO, ZERO, ZERO)
     st.npart[0] = n_active
     st.fb_players[0] = n_active
+    if st.fb_bar[0] == 1:
+        st.last_card[st.declarer[0]] = st.field[st.declarer[0]]
     st.auto[0] = GO_FB_ROUND
+
+
+@njit(**STEP)
+def discard_samurai(st, p):
+    """The samurai left in p's hand and draw pile when the Clan Conflict ends are
+    discarded: they do not fight in the Final Battle."""
+    i = 0
+    while i < st.hand_n[p]:
+        if st.hand[p, i] >= 0:
+            code = take(st.hand, st.hand_n, p, i)
+            discard(st.disc, st.disc_n, code)
+            emit(st.log, st.log_n, st.turn[0], p, Ev.DISCARD, code, ZERO, ZERO, ZERO)
+        else:
+            i += 1
+    i = 0
+    while i < st.deck_n[p]:
+        if st.deck[p, i] >= 0:
+            code = st.deck[p, i]
+            st.deck_n[p] -= 1
+            st.deck[p, i] = st.deck[p, st.deck_n[p]]
+            discard(st.disc, st.disc_n, code)
+            emit(st.log, st.log_n, st.turn[0], p, Ev.DISCARD, code, ZERO, ZERO, ZERO)
+        else:
+            i += 1
 
 
 # --- Final Battle ------------------------------------------------------------------------
@@ -952,6 +1025,8 @@ def advance(st):
             end_clan_conflict(st)
         elif go == GO_FINISH:
             finish(st)
+        elif go == GO_TIEBREAK:
+            roll_tiebreak(st)
 
 
 @njit(**ONCE)

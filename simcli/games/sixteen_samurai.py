@@ -70,8 +70,36 @@ RULES = (
         "lone-clan", ("play", "end"), "play",
         "When only one clan still holds samurai in the Clan Conflict: it keeps fielding them "
         "uncontested into its Hall of Honor (play, as the sheet reads 'until all samurai have "
-        "been played') or the Clan Conflict ends at once (end).",
+        "been played') or the Clan Conflict ends at once (end; its samurai still in hand or "
+        "draw pile are discarded: the Final Battle hand is the Hall of Honor only).",
     ),
+    RuleOption(
+        "after-cards", ("before-tiebreak", "after-tiebreak"), "before-tiebreak",
+        "When after-rolling cards are played: all before the tiebreaker roll "
+        "(before-tiebreak), or also after it (after-tiebreak: the players who lost the "
+        "tiebreaker may then play Ronin or Medicine; Bushido only before it).",
+    ),
+    RuleOption(
+        "last-winner", ("free", "barred"), "free",
+        "The samurai that won the last Clan Conflict round: free to fight in Final Battle "
+        "round 1 (free: 'two consecutive battles' read as Final Battle battles) or barred "
+        "from it like a Final Battle winner (barred), unless it is its owner's only samurai.",
+    ),
+)
+
+FIXED_READINGS = (
+    "Draft: seat 1 picks first, then clockwise one card at a time.",
+    "The last drafter declares the first ability; no battle cards in the first battle.",
+    "After rolling, cards are offered in seat order from the declarer, one per offer, pass "
+    "after pass until a pass plays none.",
+    "A player with no samurai in hand sits the round out and plays no battle cards.",
+    "Unused battle cards are discarded when the Clan Conflict ends; the Final Battle hand "
+    "is the Hall of Honor only.",
+    "Ronin played by the winner changes nothing; a player who wins outright on the dice is "
+    "not offered Ronin or Medicine; Bushido cannot reroll an Uma.",
+    "A full hand with no samurai is reshuffled into the draw pile while it holds a samurai.",
+    "The Final Battle winner may not field the same samurai next battle unless it is its "
+    "last.",
 )
 
 
@@ -105,6 +133,8 @@ class Prepared:
     hand_size: int
     snake: bool
     lone_end: bool
+    after_tb: bool
+    fb_bar: bool
     max_rounds: int
     margin: float
     table: np.ndarray  # exact win chances of pools (simcli.dice_odds.tables)
@@ -203,6 +233,7 @@ class SixteenSamurai(Game):
     policies = POLICIES
     default_policy = "greedy"
     rules = RULES
+    fixed_readings = FIXED_READINGS
     default_n = 1_000_000
     chunk_size = 4_000
     kernel = play_chunk
@@ -236,6 +267,8 @@ class SixteenSamurai(Game):
             rank_order=strength_order(roster.ratings), faces=roster.faces,
             uma=roster.uma_value, clan=roster.clan_size, hand_size=roster.hand_size,
             snake=rules["draft"] == "snake", lone_end=rules["lone-clan"] == "end",
+            after_tb=rules["after-cards"] == "after-tiebreak",
+            fb_bar=rules["last-winner"] == "barred",
             max_rounds=MAX_ROUNDS, margin=GREEDY_MARGIN, table=table, td=td,
             clan_bins=roster.clan_size * MAX_DICE * 4 + 1,
         )
@@ -255,7 +288,8 @@ class SixteenSamurai(Game):
             clan=prep.clan, hand_size=prep.hand_size, snake=prep.snake,
             lone_end=prep.lone_end, max_rounds=prep.max_rounds, margin=prep.margin,
             odds=prep.table, tops=prep.td, aggs=as_tuple(Aggregates, aggs),
-            log_capacity=log_capacity, rotation=rotation,
+            log_capacity=log_capacity, rotation=rotation, after_tb=prep.after_tb,
+            fb_bar=prep.fb_bar,
         )
 
     def run_chunk(
