@@ -179,3 +179,100 @@ def test_rule_options_are_listed_with_their_defaults():
     assert names["after-cards"] == "before-tiebreak" and names["last-winner"] == "free"
     assert any("Hall of Honor only" in t for t in GAME.fixed_readings)
     assert np.all([r.help for r in GAME.rules])
+
+
+# --- battle cards, scripted ---------------------------------------------------------------
+def field_position(h, hands, rnd=3):
+    """A contested Clan Conflict round about to be fielded (POWER declared by seat 1):
+    seat p holds hands[p]; seat 1 fields first."""
+    st = h.st
+    P = len(hands)
+    st.rnd[0] = rnd
+    st.declarer[0] = 0
+    st.ability[0] = 0
+    st.npart[0] = P
+    st.ronin_by[0] = -1
+    st.tbw[0] = -1
+    for p in range(P):
+        st.part[p] = True
+        st.before[p] = -1
+        st.is_uma[p] = False
+        st.medic[p] = False
+        set_pile(st.hand, st.hand_n, p, hands[p])
+        st.deck_n[p] = 0
+        for b in range(KR.N_BATTLE):
+            st.held[p, b] = battle(b) in hands[p]
+            st.played_r[p, b] = False
+    st.phase[0] = KR.FIELD
+    st.actor[0] = 0
+
+
+KALIA, BULL = "Kalia Cindertrap", "Bull Irongut"  # POWER 4 and Bull's POWER (read below)
+
+
+@pytest.mark.parametrize(("cards", "dice"), [
+    ((KR.NO_CARD, KR.NO_CARD), (4, None)),  # no card: each rolls its POWER
+    ((KR.WITH_NINJUTSU, KR.NO_CARD), (4, 1)),  # Ninjutsu: the other rolls 1 die
+    ((KR.WITH_NINJUTSU, KR.WITH_NINJUTSU), (1, 1)),  # two Ninjutsu: everyone rolls 1
+    ((KR.WITH_UMA, KR.WITH_NINJUTSU), ("uma", None)),  # Uma ignores the rival Ninjutsu
+])
+def test_before_rolling_cards_set_the_dice(cards, dice):
+    h = new_game(2)
+    finish_draft(h)
+    kalia, bull = code(KALIA), code(BULL)
+    nin, uma = battle(KR.NINJUTSU), battle(KR.UMA)
+    spare = [code("Oku the Plain"), code("Whit the Fool")]
+    field_position(h, [[kalia, nin, uma, spare[0]], [bull, nin, uma, spare[1]]])
+    h.apply(3 * kalia + int(cards[0]))
+    h.apply(3 * bull + int(cards[1]))
+    want = [dice[0], dice[1] if dice[1] is not None else int(h.st.ratings[bull, 0])]
+    rolls = {e.player - 1: e.detail for e in h.log() if e.kind == "roll"}
+    assert len(rolls) == 2
+    for p in range(2):
+        if want[p] == "uma":  # the Uma value of the standard roster
+            assert rolls[p] == "Uma: rolls no dice, shows 7 and 7"
+        else:
+            assert rolls[p].startswith(f"rolls {want[p]} di")
+
+
+def test_no_battle_cards_in_the_first_battle():
+    h = new_game(2)
+    finish_draft(h)
+    kalia, bull = code(KALIA), code(BULL)
+    cards = [battle(b) for b in range(KR.N_BATTLE)][:3]
+    spare = [code("Oku the Plain"), code("Whit the Fool")]
+    field_position(h, [[kalia, *cards, spare[0]], [bull, *cards, spare[1]]], rnd=0)
+    assert all(a % 3 == 0 for a in h.legal_actions())  # no Ninjutsu or Uma
+    h.apply(3 * kalia)
+    h.apply(3 * bull)
+    assert h.phase() == "declare"  # no after-rolling offers either
+    field_position(h, [[kalia, *cards], [bull, *cards]], rnd=1)
+    assert any(a % 3 for a in h.legal_actions())  # the second battle allows them
+
+
+def test_bushido_rerolls_the_dice():
+    shown = set()
+    for seed in range(1, 12):
+        h = new_game(2, seed=seed)
+        finish_draft(h)
+        offer_position(h, [(1, 1, 4), (8, 2, 2)], [[battle(KR.BUSHIDO), code("Oku the Plain")],
+                                                   [code("Whit the Fool")]])
+        assert KR.BUSHIDO_ON + 1 in h.legal_actions()
+        h.apply(KR.BUSHIDO_ON)  # seat 1 rerolls its own 4 dice
+        reroll = [e for e in h.log() if e.kind == "roll"]
+        assert len(reroll) == 1 and "Bushido reroll of 4 dice" in reroll[0].detail
+        shown.add(int(h.st.t1[0]))
+    assert len(shown) >= 3 and max(shown) > 1  # rerolled, not kept
+
+
+def test_bushido_cannot_reroll_an_uma_and_ronin_is_played_once_a_round():
+    h = new_game(3)
+    finish_draft(h)
+    ronin, bushido = battle(KR.RONIN), battle(KR.BUSHIDO)
+    offer_position(h, [(7, 7, 2), (8, 3, 2), (2, 1, 1)],
+                   [[ronin, bushido], [], [ronin, code("Oku the Plain")]])
+    h.st.is_uma[0] = True
+    assert h.legal_actions() == [KR.PASS, KR.PLAY_RONIN, KR.BUSHIDO_ON + 1,
+                                 KR.BUSHIDO_ON + 2]  # not its own Uma
+    h.apply(KR.PLAY_RONIN)
+    assert h.current_player() == 2 and h.legal_actions() == [KR.PASS]  # Ronin taken
