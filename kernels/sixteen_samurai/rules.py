@@ -150,6 +150,7 @@ FIELDS = (
     "rank_order",  # (R,) int64: roster indices, strongest first (the pool's layout)
     "faces",  # (1,) int64: faces of a die
     "uma",  # (1,) int64: the value of both Uma dice
+    "battle_in",  # (N_BATTLE,) bool: battle cards each clan holds (all unless one is removed)
     "clan",  # (1,) int64: samurai each clan drafts
     "hand_size",  # (1,) int64: cards a Clan Conflict hand is refilled to
     "snake",  # (1,) int64: 1 = snake draft (reverse every round), 0 = rotation
@@ -224,7 +225,8 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
               totals: np.ndarray, rank_order: np.ndarray, faces: int, uma: int, clan: int,
               hand_size: int, snake: bool, lone_end: bool, max_rounds: int, margin: float,
               odds: np.ndarray, tops: np.ndarray, aggs, log_capacity: int = 0,
-              rotation: int = 0, after_tb: bool = False, fb_bar: bool = False) -> State:
+              rotation: int = 0, after_tb: bool = False, fb_bar: bool = False,
+              battle_in: np.ndarray | None = None) -> State:
     """A state for games of this run, allocated once (`setup` starts each game). In
     rotation r player j (its policy and its random stream) sits at seat (j + r) % P."""
     from kernels.rng import new_states, rotation_lanes
@@ -247,6 +249,8 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
         totals=np.ascontiguousarray(totals, np.int64),
         rank_order=np.ascontiguousarray(rank_order, np.int64),
         faces=one(faces), uma=one(uma), clan=one(clan), hand_size=one(hand_size),
+        battle_in=(np.ones(N_BATTLE, np.bool_) if battle_in is None
+                   else np.ascontiguousarray(battle_in, np.bool_)),
         snake=one(int(snake)), lone_end=one(int(lone_end)), after_tb=one(int(after_tb)),
         fb_bar=one(int(fb_bar)), max_rounds=one(max_rounds),
         margin=one(margin, np.float64), odds=np.ascontiguousarray(odds, np.float64),
@@ -497,14 +501,16 @@ def draft_pick(st, c):
 
 @njit(**ONCE)
 def deal_hands(st):
-    """Each clan shuffles its samurai with its 5 battle cards and draws a hand."""
+    """Each clan shuffles its samurai with its 5 battle cards (those in the game) and
+    draws a hand."""
     for q in range(st.players[0]):
         for i in range(st.deck_n[q]):
             st.clan_tot[q] += st.totals[st.deck[q, i]]
         emit(st.log, st.log_n, st.turn[0], np.int64(q), Ev.CLAN, st.clan_tot[q], st.deck_n[q],
              ZERO, ZERO)
         for b in range(N_BATTLE):
-            put(st.deck, st.deck_n, q, -1 - b)
+            if st.battle_in[b]:
+                put(st.deck, st.deck_n, q, -1 - b)
         shuffle(st.rng[st.lane[q]], st.deck[q], st.deck_n[q])
         st.hand_n[q] = 0
         st.hall_n[q] = 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,7 @@ ABILITIES = tuple(a.name.lower() for a in Ability)  # ("power", "speed", "armor"
 BATTLE_CARDS = tuple(b.name.title() for b in Battle)  # ("Ninjutsu", "Uma", ... "Medicine")
 GREEDY_MARGIN = 0.10
 MAX_ROUNDS = 1000
+VALUE_N = 20_000  # playouts per run of `simcli value` (26 runs at 4 players)
 
 POLICIES = {
     "random": (
@@ -115,6 +116,7 @@ class Roster:
     uma_value: int
     clan_size: int
     hand_size: int
+    battle: tuple[bool, ...] = (True,) * len(Battle)  # battle cards in the game
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ class Prepared:
     table: np.ndarray  # exact win chances of pools (simcli.dice_odds.tables)
     td: np.ndarray  # chance of each pool's two highest dice
     clan_bins: int
+    battle_in: np.ndarray  # (N_BATTLE,) bool: battle cards each clan holds
 
 
 def _where(path: Path, text: str, needle: str) -> str:
@@ -234,6 +237,8 @@ class SixteenSamurai(Game):
     default_policy = "greedy"
     rules = RULES
     fixed_readings = FIXED_READINGS
+    options = BATTLE_CARDS  # forbid columns: the kernel's rules.OPTIONS, in that order
+    value_n = VALUE_N
     default_n = 1_000_000
     chunk_size = 4_000
     kernel = play_chunk
@@ -271,6 +276,7 @@ class SixteenSamurai(Game):
             fb_bar=rules["last-winner"] == "barred",
             max_rounds=MAX_ROUNDS, margin=GREEDY_MARGIN, table=table, td=td,
             clan_bins=roster.clan_size * MAX_DICE * 4 + 1,
+            battle_in=np.array(roster.battle, np.bool_),
         )
 
     def sizes(self, prep: Prepared) -> dict[str, int]:
@@ -289,17 +295,26 @@ class SixteenSamurai(Game):
             lone_end=prep.lone_end, max_rounds=prep.max_rounds, margin=prep.margin,
             odds=prep.table, tops=prep.td, aggs=as_tuple(Aggregates, aggs),
             log_capacity=log_capacity, rotation=rotation, after_tb=prep.after_tb,
-            fb_bar=prep.fb_bar,
+            fb_bar=prep.fb_bar, battle_in=prep.battle_in,
         )
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None, rotation: int = 0,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
-        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats);
+        forbid[s, o] denies seat s battle card o (OPTIONS order)."""
         out = rows if rows is not None else np.zeros((0, N_ROW), np.int64)
         play_chunk(self.state(prep, aggs, rotation=rotation), np.uint64(seed), first, count,
-                   no_forbid(), out)
+                   forbid_table(forbid), out)
+
+    def remove_option(self, content: Content, option: int) -> Content | None:
+        """The content with battle card `option` taken out of every clan's five."""
+        roster: Roster = content.data
+        battle = list(roster.battle)
+        battle[option] = False
+        return replace(content, data=replace(roster, battle=tuple(battle)),
+                       name=f"{content.name} without {BATTLE_CARDS[option]}")
 
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0,
                forbid: np.ndarray | None = None):
@@ -349,6 +364,16 @@ class SixteenSamurai(Game):
 def no_forbid() -> np.ndarray:
     """A forbidden-options table that forbids nothing (the fast path's)."""
     return np.zeros((KR.MAX_P, len(KR.OPTIONS)), np.bool_)
+
+
+def forbid_table(forbid: np.ndarray | None) -> np.ndarray:
+    """The kernel's (MAX_P, options) table from a (players, options) one (None: nothing
+    forbidden)."""
+    table = no_forbid()
+    if forbid is not None:
+        f = np.asarray(forbid, np.bool_)
+        table[: f.shape[0], : f.shape[1]] = f
+    return table
 
 
 STATS = {s.name: s for s in TABLE}
@@ -403,7 +428,7 @@ class SixteenSamuraiHandle(GameHandle):
         self.st = game.state(prep, self.aggs, log_capacity=LOG_CAPACITY, rotation=rotation)
         self.log_buf = self.st.log
         self.log_n = self.st.log_n
-        self.forbid = no_forbid() if forbid is None else np.asarray(forbid, np.bool_)
+        self.forbid = forbid_table(forbid)
         self._out = np.zeros(max(self.max_actions, N_ROW), np.int64)
         handle_start(self.st, np.uint64(seed), playout)
 
