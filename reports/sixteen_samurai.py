@@ -10,7 +10,15 @@ import numpy as np
 import polars as pl
 
 from reports import charts as C
-from reports.stats import Estimate, binomial_p, distribution, holm, mean_from_moments, rate
+from reports.stats import (
+    Estimate,
+    binomial_p,
+    distribution,
+    holm,
+    mean_from_moments,
+    rate,
+    ratio_rate,
+)
 from reports.summary import Chart, LongTable, Summary
 
 FLAG_LEVEL = 0.01  # seats are flagged when they differ from fair at the 99% level
@@ -47,7 +55,8 @@ def seat_table(s: dict, seats: list[str], long: LongTable) -> pl.DataFrame:
 def declarer_table(s: dict, long: LongTable) -> pl.DataFrame:
     """Declarer win rate per round against the fair share of the players fighting it."""
     rows = []
-    for phase, key in (("Clan Conflict", "decl_cc"), ("Final Battle", "decl_fb")):
+    for phase, key, clus in (("Clan Conflict", "decl_cc", "cc_declarer"),
+                             ("Final Battle", "decl_fb", "fb_declarer")):
         d = s[key]  # (round, participants, [n, won])
         phase_rows = []
         for r in [*range(d.shape[0]), -1]:
@@ -57,7 +66,8 @@ def declarer_table(s: dict, long: LongTable) -> pl.DataFrame:
                 continue
             won = int(part[:, 1].sum())
             fair = float(sum(part[k, 0] / k for k in range(2, part.shape[0]))) / n
-            e = rate(won, n)
+            # all rounds: several per game, so the interval is clustered by game
+            e = ratio_rate(won, n, *s["clustered"][clus], s["games"]) if r < 0 else rate(won, n)
             label = "all" if r < 0 else (f"{r + 1}+" if r == d.shape[0] - 1 else str(r + 1))
             phase_rows.append({
                 "phase": phase, "round": label, "rounds": n, "declarer_win_rate": e.value,
@@ -116,7 +126,8 @@ def card_table(s: dict, long: LongTable) -> pl.DataFrame:
         fair = (c["fielded_k2"][i] / 2 + c["fielded_k3"][i] / 3 + c["fielded_k4"][i] / 4)
         fair = fair / fielded if fielded else math.nan
         pick = mean_from_moments(float(c["pick_sum"][i]), float(c["pick_sq"][i]), drafted)
-        win = rate(c["field_won"][i], fielded)
+        win = ratio_rate(c["field_won"][i], fielded, c["clus_yy"][i], c["clus_xx"][i],
+                         c["clus_xy"][i], games)  # several rounds a game: clustered
         fb = rate(c["fb_won"][i], c["fb_fielded"][i])
         into = rate(c["in_final"][i], drafted)
         surv = rate(c["survived"][i], drafted)
@@ -193,7 +204,7 @@ def other_table(s: dict, long: LongTable) -> pl.DataFrame:
     contested = m["contested_rounds"]
     items = [
         ("tiebreaker share of contested Clan Conflict rounds",
-         rate(m["tiebreak_rounds"], contested)),
+         ratio_rate(m["tiebreak_rounds"], contested, *s["clustered"]["tiebreak"], games)),
         ("double Ninjutsu share of contested rounds", rate(m["double_ninjutsu"], contested)),
         ("games ending by the rules (not the round cap)",
          rate(games - m["capped_games"], games)),

@@ -46,7 +46,17 @@ from kernels.config import NO_ALLOC
 from kernels.dice import lowest_bit, tiebreak_round, top_group
 from kernels.events import emit
 from kernels.rng import below, roll_top2, seed_lanes, shuffle
-from kernels.sixteen_samurai.stats import N_DECL, N_LEN, Battle, BattleStat, CardStat, Misc, Span
+from kernels.sixteen_samurai.stats import (
+    N_DECL,
+    N_LEN,
+    Battle,
+    BattleStat,
+    CardStat,
+    Clustered,
+    Misc,
+    Moment,
+    Span,
+)
 from kernels.sixteen_samurai.stats import Phase as StatPhase
 
 # How the functions compile. A compiled call passes the state's arrays one by one (some
@@ -213,6 +223,8 @@ FIELDS = (
     "hall_fb",  # (MAX_P,) int64: Hall of Honor sizes when the Final Battle began
     "fb_players",  # (1,) int64: clans in the Final Battle
     "champion",  # (1,) int64: the winner (-1 until the game ends)
+    "g_rate",  # (len(Clustered), 2) int64: this game's (successes, observations) per rate
+    "g_card",  # (R, 2) int64: this game's contested rounds won and fielded per samurai
     # game log and statistics
     "log",  # (E, 7) int64: event buffer (events.py); (0, 7) in the fast path
     "log_n",  # (1,) int64
@@ -268,7 +280,7 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
         played_g=z((MAX_P, N_BATTLE), np.bool_), ronin_by=one(-1), tbw=one(-1), offer=z(1),
         again=z(1, np.bool_), last_card=z(MAX_P),
         clan_tot=z(MAX_P), infb=z(R, np.bool_), hall_fb=z(MAX_P), fb_players=z(1),
-        champion=one(-1),
+        champion=one(-1), g_rate=z((len(Clustered), 2)), g_card=z((R, 2)),
         log=z((log_capacity, 7)), log_n=z(1), aggs=aggs,
     )
 
@@ -443,6 +455,8 @@ def setup(st, seed, playout):
     st.disc_n[0] = 0
     st.champion[0] = -1
     st.fb_players[0] = 0
+    st.g_rate[:] = 0
+    st.g_card[:] = 0
     for p in range(MAX_P):
         st.last_card[p] = -1
         st.clan_tot[p] = 0
@@ -596,6 +610,7 @@ def reveal_and_roll(st):
         st.auto[0] = GO_RESOLVE  # uncontested: no dice
         return
     st.aggs.misc[Misc.CONTESTED_ROUNDS] += 1
+    st.g_rate[Clustered.TIEBREAK, 1] += 1
     nin = 0
     for p in range(P):
         nin += st.part[p] and st.before[p] == NINJUTSU
@@ -685,6 +700,8 @@ def battle_winner(st, slot):
     mask = top_group(st.t1, st.t2, st.nd, st.part, P)
     if mask & (mask - 1):
         st.aggs.misc[slot] += 1
+        if slot == Misc.TIEBREAK_ROUNDS:
+            st.g_rate[Clustered.TIEBREAK, 0] += 1
         while mask & (mask - 1):
             tied = mask
             mask = tiebreak_round(st.rng, st.lane, mask, P, st.faces[0], st.tb)
@@ -758,14 +775,18 @@ def resolve_round(st):
         if st.part[d]:
             count_declarer(st.aggs, StatPhase.CLAN_CONFLICT, st.rnd[0], st.npart[0],
                            st.ability[0], np.int64(winner == d))
+            st.g_rate[Clustered.CC_DECLARER, 0] += winner == d
+            st.g_rate[Clustered.CC_DECLARER, 1] += 1
         for p in range(P):
             if not st.part[p]:
                 continue
             c = st.field[p]
             cards[c, CardStat.FIELDED] += 1
             cards[c, CardStat.FIELDED_K2 + st.npart[0] - 2] += 1
+            st.g_card[c, 1] += 1
             if p == winner:
                 cards[c, CardStat.FIELD_WON] += 1
+                st.g_card[c, 0] += 1
             elif st.medic[p]:
                 battle[Battle.MEDICINE, BattleStat.EFFECT] += 1
             if st.rnd[0] > 0:
@@ -899,6 +920,8 @@ def resolve_final_round(st):
     if st.part[d]:
         count_declarer(st.aggs, StatPhase.FINAL_BATTLE, st.frnd[0], st.npart[0],
                        st.ability[0], np.int64(winner == d))
+        st.g_rate[Clustered.FB_DECLARER, 0] += winner == d
+        st.g_rate[Clustered.FB_DECLARER, 1] += 1
     for p in range(P):
         if not st.part[p]:
             continue
@@ -971,7 +994,26 @@ def finish(st):
             else:
                 ag.battle[b, BattleStat.UNPLAYED_GAMES] += 1
                 ag.battle[b, BattleStat.UNPLAYED_GAMES_WON] += won
+    count_clustered(st)
     emit(st.log, st.log_n, st.turn[0], np.int64(champion), Ev.RESULT, rnd, frnd, ZERO, ZERO)
+
+
+@njit(**STEP)
+def count_clustered(st):
+    """Add this game's squares of the rates counted over rounds (clustered intervals)."""
+    for k in range(st.g_rate.shape[0]):
+        y = st.g_rate[k, 0]
+        x = st.g_rate[k, 1]
+        st.aggs.clus[k, Moment.YY] += y * y
+        st.aggs.clus[k, Moment.XX] += x * x
+        st.aggs.clus[k, Moment.XY] += x * y
+    for c in range(st.g_card.shape[0]):
+        y = st.g_card[c, 0]
+        x = st.g_card[c, 1]
+        if x > 0:
+            st.aggs.card_clus[c, Moment.YY] += y * y
+            st.aggs.card_clus[c, Moment.XX] += x * x
+            st.aggs.card_clus[c, Moment.XY] += x * y
 
 
 # --- the interface -----------------------------------------------------------------------

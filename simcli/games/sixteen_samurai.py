@@ -20,7 +20,16 @@ from kernels.sixteen_samurai.play import (
     play_chunk,
 )
 from kernels.sixteen_samurai.players import POLICY_CODES
-from kernels.sixteen_samurai.stats import N_DECL, N_LEN, TABLE, Ability, Aggregates, Battle, Misc
+from kernels.sixteen_samurai.stats import (
+    N_DECL,
+    N_LEN,
+    TABLE,
+    Ability,
+    Aggregates,
+    Battle,
+    Clustered,
+    Misc,
+)
 from kernels.stat_table import as_tuple, columns
 from simcli.dice_odds import tables as odds_tables
 from simcli.errors import UserError
@@ -337,20 +346,24 @@ class SixteenSamurai(Game):
         )
 
     def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
-        """Declarer advantage and tiebreaker share."""
-        from reports.stats import Estimate, rate
+        """Declarer advantage and tiebreaker share, with intervals clustered by game
+        (several rounds of one game are not independent)."""
+        from reports.stats import Estimate, ratio_rate
 
+        games = int(aggs["wins"].sum())
+        clus = aggs["clus"].astype(float)
         d = aggs["decl"][0].sum(axis=0)  # Clan Conflict, by participants: [n, won]
         n = int(d[:, 0].sum())
         fair = float(sum(d[k, 0] / k for k in range(2, d.shape[0]))) / n if n else 0.0
-        won = rate(int(d[:, 1].sum()), n)
+        won = ratio_rate(int(d[:, 1].sum()), n, *clus[Clustered.CC_DECLARER], games)
         adv = Estimate(won.value - fair, won.lo - fair, won.hi - fair, n)
         misc = aggs["misc"]
         return [
             ("declarer_advantage", adv, "How much more often than its fair share the player "
              "who declared the ability wins a Clan Conflict round (0 = no advantage)."),
-            ("tiebreak_rate", rate(int(misc[Misc.TIEBREAK_ROUNDS]),
-                                   int(misc[Misc.CONTESTED_ROUNDS])),
+            ("tiebreak_rate", ratio_rate(int(misc[Misc.TIEBREAK_ROUNDS]),
+                                         int(misc[Misc.CONTESTED_ROUNDS]),
+                                         *clus[Clustered.TIEBREAK], games),
              "Share of contested Clan Conflict rounds that need a tiebreaker roll."),
         ]
 
@@ -385,6 +398,8 @@ def named_stats(aggs: dict[str, np.ndarray], roster: Roster, players: int) -> di
     lengths = columns(STATS["lengths"], aggs["lengths"], axis=0)
     decl = columns(STATS["decl"], aggs["decl"], axis=0)
     misc = columns(STATS["misc"], aggs["misc"])
+    clus = columns(STATS["clus"], aggs["clus"], axis=0)  # {rate: [yy, xx, xy]}
+    card_clus = columns(STATS["card_clus"], aggs["card_clus"])
     return {
         "players": players,
         "games": int(aggs["wins"].sum()),
@@ -404,7 +419,9 @@ def named_stats(aggs: dict[str, np.ndarray], roster: Roster, players: int) -> di
             **{a: roster.ratings[:, i] for i, a in enumerate(ABILITIES)},
             "assumed": roster.assumed,
             **columns(STATS["cards"], aggs["cards"]),
+            **{f"clus_{k}": v for k, v in card_clus.items()},
         },
+        "clustered": {k: tuple(float(x) for x in v) for k, v in clus.items()},
         "battle": {"card": list(BATTLE_CARDS), **columns(STATS["battle"], aggs["battle"])},
         "misc": {name: int(v) for name, v in misc.items()},
     }
