@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
 import numpy as np
 
 from kernels.dice import MAX_DICE, UMA
@@ -31,6 +32,7 @@ from kernels.sixteen_samurai.stats import (
     Misc,
 )
 from kernels.stat_table import as_tuple, columns
+from simcli.content import Document
 from simcli.dice_odds import tables as odds_tables
 from simcli.errors import UserError
 from simcli.games.base import (
@@ -40,9 +42,7 @@ from simcli.games.base import (
     OddsRequest,
     OddsResult,
     RuleOption,
-    at_line,
-    line_of,
-    read_content,
+    read_toml,
     sha256,
 )
 from simcli.games.handle import GameHandle
@@ -154,76 +154,103 @@ class Prepared:
     battle_in: np.ndarray  # (N_BATTLE,) bool: battle cards each clan holds
 
 
-def _where(path: Path, text: str, needle: str) -> str:
-    return at_line(path, line_of(text, needle))
+Rating = Annotated[int, msgspec.Meta(ge=1, le=MAX_DICE)]
+Small = Annotated[int, msgspec.Meta(ge=1, le=32)]
 
 
-def _int_field(path, text, table, key, lo, hi, needle=None) -> int:
-    value = table.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        where = _where(path, text, needle or f"{key} =")
-        raise UserError(f"{where}: field '{key}' must be an integer {lo}-{hi}, got {value!r}")
-    return value
+class ContentMeta(msgspec.Struct, forbid_unknown_fields=True):
+    """[content]: what the file is."""
+
+    game: str = "sixteen-samurai"
+    name: str | None = None
+    version: int | str = 1
+    assumed: bool = True  # the default of every card's `assumed`
+    description: str = ""
+
+
+class DiceTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[dice]: faces of a die and the value Uma shows on both its dice."""
+
+    faces: Annotated[int, msgspec.Meta(ge=2, le=32)]
+    uma_value: Small
+
+
+class ClanTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[clan]: samurai each clan drafts and the Clan Conflict hand size."""
+
+    size: Small
+    hand: Small
+
+
+class SamuraiCard(msgspec.Struct, forbid_unknown_fields=True):
+    """One samurai card: its ratings (dice) in the four abilities."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S")]
+    power: Rating
+    speed: Rating
+    armor: Rating
+    karma: Rating
+    total: int | None = None  # the printed ability total, checked against the ratings
+    assumed: bool | None = None  # None: the [content] default
+
+
+class RosterTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[roster]: the samurai cards."""
+
+    samurai: Annotated[list[SamuraiCard], msgspec.Meta(min_length=1)]
+
+
+class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A Sixteen Samurai content file (the schema every file is checked against)."""
+
+    dice: DiceTable
+    clan: ClanTable
+    roster: RosterTable
+    content: ContentMeta = msgspec.field(default_factory=ContentMeta)
 
 
 def parse_roster(path: Path) -> Content:
-    """Load and validate a Sixteen Samurai roster TOML file."""
-    doc, raw, text, meta = read_content(path, "sixteen-samurai")
-    dice = doc.get("dice", {})
-    clan = doc.get("clan", {})
-    faces = _int_field(path, text, dice, "faces", 2, 32)
-    uma = _int_field(path, text, dice, "uma_value", 1, 32)
-    clan_size = _int_field(path, text, clan, "size", 1, 32)
-    hand_size = _int_field(path, text, clan, "hand", 1, 32)
-    default_assumed = bool(meta.get("assumed", True))
-    cards = doc.get("roster", {}).get("samurai")
-    if not isinstance(cards, list) or not cards:
-        raise UserError(f"{path}: needs a [roster] table with a non-empty 'samurai' list")
+    """Load a Sixteen Samurai roster file, checked against the RosterFile schema (types,
+    ranges, unknown keys refused) and the checks across fields (a printed total, a name
+    listed twice); every error is one line naming the file, the line and the field."""
+    data, raw = read_toml(path)  # a FIFO, a device, a folder or a huge file is refused
+    doc = Document(path, raw, data)
+    meta = doc.convert(ContentMeta, ("content",)) if "content" in data else ContentMeta()
+    if meta.game != "sixteen-samurai":
+        raise doc.error(("content", "game"), f"content is for '{meta.game}', not "
+                        "sixteen-samurai")
+    try:
+        f = doc.convert(RosterFile)
+    except UserError as exc:  # name the samurai whose field is wrong
+        m = re.search(r"field 'roster\.samurai\[(\d+)\]", str(exc))
+        cards = data.get("roster", {}).get("samurai")
+        card = cards[int(m.group(1))] if m and isinstance(cards, list) else None
+        if isinstance(card, dict) and isinstance(card.get("name"), str):
+            raise UserError(f"{exc} (samurai '{card['name']}')") from None
+        raise
+    cards = f.roster.samurai
     names: list[str] = []
     ratings = np.zeros((len(cards), 4), np.int64)
     assumed = np.zeros(len(cards), np.bool_)
     for i, card in enumerate(cards):
-        if not isinstance(card, dict):
-            raise UserError(f"{path}: samurai entry {i + 1} must be a table")
-        name = card.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise UserError(
-                f"{path}: samurai entry {i + 1}: field 'name' must be a non-empty string"
-            )
-        needle = f'"{name}"'
-        where = _where(path, text, needle)
-        if name in names:
-            raise UserError(f"{where}: samurai '{name}' appears twice")
-        for a, ability in enumerate(ABILITIES):
-            value = card.get(ability)
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_DICE:
-                raise UserError(
-                    f"{where}: samurai '{name}': field '{ability}' must be an integer "
-                    f"1-{MAX_DICE}, got {value!r}"
-                )
-            ratings[i, a] = value
-        unknown = set(card) - {"name", "total", "assumed", *ABILITIES}
-        if unknown:
-            raise UserError(f"{where}: samurai '{name}': unknown field '{sorted(unknown)[0]}'")
-        total = card.get("total")
-        if total is not None and total != int(ratings[i].sum()):
-            raise UserError(
-                f"{where}: samurai '{name}': field 'total' is {total!r} but the ratings sum "
-                f"to {int(ratings[i].sum())}"
-            )
-        flag = card.get("assumed", default_assumed)
-        if not isinstance(flag, bool):
-            raise UserError(f"{where}: samurai '{name}': field 'assumed' must be true or false")
-        assumed[i] = flag
-        names.append(name)
+        key = ("roster", "samurai", i)
+        if card.name in names:
+            raise doc.error((*key, "name"), f"samurai '{card.name}' appears twice")
+        ratings[i] = (card.power, card.speed, card.armor, card.karma)
+        if card.total is not None and card.total != int(ratings[i].sum()):
+            raise doc.error((*key, "total"), f"samurai '{card.name}': the printed total is "
+                            f"{card.total} but the ratings sum to {int(ratings[i].sum())}")
+        assumed[i] = meta.assumed if card.assumed is None else card.assumed
+        names.append(card.name)
     roster = Roster(
         names=tuple(names), ratings=ratings, totals=ratings.sum(axis=1), assumed=assumed,
-        faces=faces, uma_value=uma, clan_size=clan_size, hand_size=hand_size,
+        faces=f.dice.faces, uma_value=f.dice.uma_value, clan_size=f.clan.size,
+        hand_size=f.clan.hand,
     )
     return Content(
-        name=str(meta.get("name", path.stem)), version=str(meta.get("version", "1")),
-        path=path, sha256=sha256(raw), assumed=bool(assumed.any()),
-        description=str(meta.get("description", "")), data=roster,
+        name=meta.name or path.stem, version=str(meta.version), path=path,
+        sha256=sha256(raw), assumed=bool(assumed.any()), description=meta.description,
+        data=roster,
     )
 
 
