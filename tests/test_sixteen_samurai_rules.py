@@ -276,3 +276,11 @@ def test_bushido_cannot_reroll_an_uma_and_ronin_is_played_once_a_round():
                                  KR.BUSHIDO_ON + 2]  # not its own Uma
     h.apply(KR.PLAY_RONIN)
     assert h.current_player() == 2 and h.legal_actions() == [KR.PASS]  # Ronin taken
+
+
+def test_a_rules_dict_without_the_newer_options_takes_their_defaults():
+    """Manifests written before after-cards and last-winner existed still prepare."""
+    content = GAME.load_content(GAME.content_path(None))
+    old = GAME.prepare(content, 2, ("greedy", "greedy"), {"draft": "rotation",
+                                                          "lone-clan": "play"})
+    assert not old.after_tb and not old.fb_bar

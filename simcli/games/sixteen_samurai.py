@@ -292,7 +292,10 @@ class SixteenSamurai(Game):
     def prepare(
         self, content: Content, players: int, seats: tuple[str, ...], rules: dict[str, str]
     ) -> Prepared:
-        """Kernel inputs: roster arrays, parameters, exact odds tables."""
+        """Kernel inputs: roster arrays, parameters, exact odds tables (a rule option
+        missing from `rules`, as in a manifest written before it existed, takes its
+        default)."""
+        rules = {**{r.name: r.default for r in self.rules}, **rules}
         roster: Roster = content.data
         need = roster.clan_size * players
         if len(roster.names) < need:
