@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simcli.cli import app, expand_multi_values
+from simcli.games.sixteen_samurai import SixteenSamurai
 
 runner = CliRunner()
 
@@ -180,7 +181,8 @@ def test_rule_options_and_content_are_recorded(tmp_path):
                "lone-clan=end", "--content", roster, "--out", out, "--quiet")
     assert r.exit_code == 0, r.output
     m = json.loads((out / "manifest.json").read_text())
-    assert m["rules"] == {"draft": "snake", "lone-clan": "end"}
+    assert m["rules"]["draft"] == "snake" and m["rules"]["lone-clan"] == "end"
+    assert set(m["rules"]) == {r.name for r in SixteenSamurai().rules}  # every option
 
 
 def one_line_error(r):
@@ -239,7 +241,7 @@ def test_bad_content_files(tmp_path):
                                                 '"Oku the Plain", power = "x"'))
     text = one_line_error(invoke("run", "sixteen-samurai", "--content", wrong, "--out",
                                  tmp_path / "o"))
-    assert "'power'" in text and "line" in text
+    assert "power'" in text and "line" in text
     assert not (tmp_path / "o").exists()
 
 

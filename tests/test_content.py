@@ -39,13 +39,14 @@ def test_bad_rating_names_line_and_field(tmp_path):
     path = edited(tmp_path, '"Oku the Plain", power = 1', '"Oku the Plain", power = 5')
     msg = error_of(path)
     line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "Oku the Plain" in t)
-    assert f"line {line}" in msg and "'power'" in msg and "Oku the Plain" in msg
+    assert f"line {line}" in msg and "'roster.samurai[3].power'" in msg
+    assert "Oku the Plain" in msg
 
 
 def test_wrong_total_is_reported(tmp_path):
     msg = error_of(edited(tmp_path, "karma = 2, total = 6, assumed = false",
                           "karma = 2, total = 7, assumed = false"))
-    assert "'total'" in msg and "Fobus Dustwalker" in msg
+    assert "'roster.samurai[0].total'" in msg and "Fobus Dustwalker" in msg
 
 
 def test_malformed_toml_names_the_line(tmp_path):
@@ -57,10 +58,10 @@ def test_malformed_toml_names_the_line(tmp_path):
 
 def test_duplicate_and_missing_fields(tmp_path):
     assert "twice" in error_of(edited(tmp_path, '"Irie the Spectator"', '"Fobus Dustwalker"'))
-    assert "'faces'" in error_of(edited(tmp_path, "faces = 8", "faces = 1"))
+    assert "'dice.faces'" in error_of(edited(tmp_path, "faces = 8", "faces = 1"))
     path = tmp_path / "empty.toml"
     path.write_text("[content]\nname='x'\n[dice]\nfaces=8\numa_value=7\n[clan]\nsize=16\nhand=5\n")
-    assert "samurai" in error_of(path)
+    assert "required field `roster`" in error_of(path)
 
 
 def test_unreadable_and_unknown_content(tmp_path):

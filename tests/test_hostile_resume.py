@@ -15,12 +15,13 @@ from typer.testing import CliRunner
 from simcli import engine
 from simcli.cli import app
 from simcli.errors import Interrupted
+from simcli.games.sixteen_samurai import SixteenSamurai
 from simcli.run import RunConfig, run_game
 
 runner = CliRunner()
 ROOT = Path(__file__).parents[1]
 ROSTER = ROOT / "simcli/games/content/sixteen-samurai/standard.toml"
-RULES = {"draft": "rotation", "lone-clan": "play"}
+RULES = {r.name: r.default for r in SixteenSamurai().rules}  # every option at its default
 
 
 def invoke(*args):

@@ -16,7 +16,7 @@ from simcli.games.sixteen_samurai import SixteenSamurai
 from simcli.run import RunConfig, play, resume_run, run_game
 
 GAME = SixteenSamurai()
-RULES = {"draft": "rotation", "lone-clan": "play"}
+RULES = {r.name: r.default for r in SixteenSamurai().rules}  # every option at its default
 
 
 def config(out, **kw):

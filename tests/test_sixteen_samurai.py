@@ -423,3 +423,32 @@ def test_rulebook_sample_rolls_resolve_through_the_rules(blue, green, outcome):
     else:
         assert len(tiebreaks) >= 2 and {e.player for e in tiebreaks} == {1, 2}
         assert h.current_player() == takes.player - 1  # the tiebreak winner declares next
+
+
+@pytest.mark.parametrize(("players", "seats", "rules"), SETUPS[:4])
+def test_clustered_sums_are_the_per_game_squares(players, seats, rules):
+    """clus and card_clus hold, summed over games, y_g^2, x_g^2 and x_g y_g of each rate
+    counted over rounds; y and x summed are the run's own counts."""
+    from kernels.sixteen_samurai.stats import Clustered, Moment
+
+    prep = prepared(players, seats, **rules)
+    total = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 12, 0, 25, total, None)
+    want = np.zeros_like(total["clus"])
+    want_cards = np.zeros_like(total["card_clus"])
+    for g in range(25):
+        a = play(prep, 12, g)[2]
+        pairs = {
+            Clustered.CC_DECLARER: (a["decl"][0, ..., 1].sum(), a["decl"][0, ..., 0].sum()),
+            Clustered.FB_DECLARER: (a["decl"][1, ..., 1].sum(), a["decl"][1, ..., 0].sum()),
+            Clustered.TIEBREAK: (a["misc"][Misc.TIEBREAK_ROUNDS],
+                                 a["misc"][Misc.CONTESTED_ROUNDS]),
+        }
+        for k, (y, x) in pairs.items():
+            want[k] += [y * y, x * x, x * y]
+        y = a["cards"][:, CardStat.FIELD_WON]
+        x = a["cards"][:, CardStat.FIELDED]
+        want_cards += np.stack([y * y, x * x, x * y], axis=1)
+    assert np.array_equal(total["clus"], want)
+    assert np.array_equal(total["card_clus"], want_cards)
+    assert total["clus"][Clustered.TIEBREAK, Moment.XX] > 0

@@ -146,10 +146,9 @@ def test_hidden_information_does_not_change_a_choice(policy):
     assert checked > 100
 
 
-@pytest.mark.xfail(strict=True, reason="known leak kept for identical results: greedy's "
-                   "estimate of a rival's best samurai leaves out the samurai that rival "
-                   "already put face down (rules.rival_best_remaining; a later issue)")
 def test_a_face_down_samurai_does_not_change_greedy_fielding():
+    """Fielding is simultaneous: a later seat's choice must not depend on what an earlier
+    seat put face down (swapped here with a card of its hand)."""
     rng = np.random.default_rng(4)
     for playout in range(40):
         h = GAME.new_game(seed=9, playout=playout, players=4, seats=("greedy",) * 4)

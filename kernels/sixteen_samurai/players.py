@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from kernels.dice import UMA as UMA_POOL
-from kernels.dice import popcount, top_group, top_group_with
+from kernels.dice import popcount, top_group_with
 from kernels.rng import below
 from kernels.sixteen_samurai.rules import (
     BUSHIDO,
@@ -46,6 +46,7 @@ from kernels.sixteen_samurai.rules import (
     count_samurai,
     find,
     has_samurai,
+    leaders,
     offer_options,
     rival_best_remaining,
 )
@@ -258,12 +259,13 @@ def share_after_reroll(st, p, q):
 @njit(**STEP)
 def offer_greedy(st, p, forbid):
     """Ronin when losing; Bushido on itself or a leader when an exact reroll calculation
-    gains more than the margin; Medicine when losing; else pass."""
+    gains more than the margin; Medicine when losing; else pass (after a tiebreaker,
+    with after_tb, losing means having lost it)."""
     can_ronin, can_med, can_bush = offer_options(st, p)
     can_ronin = can_ronin and not forbid[p, RONIN]
     can_med = can_med and not forbid[p, MEDICINE]
     can_bush = can_bush and not forbid[p, BUSHIDO]
-    mask = top_group(st.t1, st.t2, st.nd, st.part, st.players[0])
+    mask = leaders(st)
     mine = 1.0 / popcount(mask) if (mask >> p) & 1 else 0.0
     if can_ronin and mine == 0.0:
         return PLAY_RONIN

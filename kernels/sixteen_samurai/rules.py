@@ -21,14 +21,19 @@ refills, phase changes) until the next decision. Chance (the pool dealt for the 
 shuffles, draws, dice, tiebreakers) resolves there from the game's streams: lane MAX_P
 deals the pool; seat s draws everything else from its own lane st.lane[s]. Fielding is
 simultaneous and face down: the seats choose one after another, and no accessor a player
-uses shows another's face-down choice (`rival_best_remaining` holds the one known leak,
-kept for now).
+uses shows another's face-down choice (`rival_best_remaining` reads what was public when
+the fielding began).
 
 Rule readings (see the rules sheet): after-rolling cards are offered in seat order from
 the declarer, pass after pass, until a pass plays none; a player who already wins the
 round outright is not offered Ronin or Medicine (they would do nothing); a player with no
 samurai in hand sits a round out; unused battle cards are discarded when the Clan
-Conflict ends.
+Conflict ends, and so is any samurai still in a hand or draw pile then (the Final Battle
+hand is the Hall of Honor only). Options (st.after_tb): the tiebreaker is rolled after the
+offers; with after_tb the players who lost it are then offered Ronin and Medicine again
+(no Bushido: the tiebreaker settled the dice). Option st.fb_bar: the samurai that won
+the last Clan Conflict round may not fight Final Battle round 1 (unless it is its
+owner's only one).
 """
 
 from collections import namedtuple
@@ -41,7 +46,17 @@ from kernels.config import NO_ALLOC
 from kernels.dice import lowest_bit, tiebreak_round, top_group
 from kernels.events import emit
 from kernels.rng import below, roll_top2, seed_lanes, shuffle
-from kernels.sixteen_samurai.stats import N_DECL, N_LEN, Battle, BattleStat, CardStat, Misc, Span
+from kernels.sixteen_samurai.stats import (
+    N_DECL,
+    N_LEN,
+    Battle,
+    BattleStat,
+    CardStat,
+    Clustered,
+    Misc,
+    Moment,
+    Span,
+)
 from kernels.sixteen_samurai.stats import Phase as StatPhase
 
 # How the functions compile. A compiled call passes the state's arrays one by one (some
@@ -79,6 +94,7 @@ GO_FINAL = np.int64(6)  # the Clan Conflict is over: the Final Battle's setup
 GO_FB_ROUND = np.int64(7)  # begin a Final Battle round, or end the game
 GO_FB_RESOLVE = np.int64(8)  # every clan has fielded in the Final Battle: roll, resolve
 GO_FINISH = np.int64(9)  # one clan is left: the result
+GO_TIEBREAK = np.int64(10)  # after_tb: the offers are over, roll the tiebreaker if needed
 
 # Battle cards as kernel constants (values of stats.Battle)
 NINJUTSU = np.int64(Battle.NINJUTSU)
@@ -144,10 +160,13 @@ FIELDS = (
     "rank_order",  # (R,) int64: roster indices, strongest first (the pool's layout)
     "faces",  # (1,) int64: faces of a die
     "uma",  # (1,) int64: the value of both Uma dice
+    "battle_in",  # (N_BATTLE,) bool: battle cards each clan holds (all unless one is removed)
     "clan",  # (1,) int64: samurai each clan drafts
     "hand_size",  # (1,) int64: cards a Clan Conflict hand is refilled to
     "snake",  # (1,) int64: 1 = snake draft (reverse every round), 0 = rotation
     "lone_end",  # (1,) int64: 1 = the Clan Conflict ends when one clan holds samurai
+    "after_tb",  # (1,) int64: 1 = Ronin and Medicine are offered again after a tiebreaker
+    "fb_bar",  # (1,) int64: 1 = the last Clan Conflict winner's samurai sits out FB round 1
     "max_rounds",  # (1,) int64: safety cap on Clan Conflict rounds
     "margin",  # (1,) float64: greedy's minimum gain in win chance to play a card
     "odds",  # (6, 6, 6, 6) float64: chance pool c0 beats pools c1..c3 (0: none; 5: Uma)
@@ -194,6 +213,7 @@ FIELDS = (
     "played_r",  # (MAX_P, N_BATTLE) bool: battle cards played this round
     "played_g",  # (MAX_P, N_BATTLE) bool: battle cards played this game
     "ronin_by",  # (1,) int64: seat that played Ronin this round (-1: none)
+    "tbw",  # (1,) int64: after_tb: the tiebreaker's winner once rolled (-1: not rolled)
     "offer",  # (1,) int64: position (from the declarer) of the seat offered cards
     "again",  # (1,) bool: a card was played in the current pass of offers
     "last_card",  # (MAX_P,) int64: Final Battle: samurai that won the seat's last round
@@ -203,6 +223,8 @@ FIELDS = (
     "hall_fb",  # (MAX_P,) int64: Hall of Honor sizes when the Final Battle began
     "fb_players",  # (1,) int64: clans in the Final Battle
     "champion",  # (1,) int64: the winner (-1 until the game ends)
+    "g_rate",  # (len(Clustered), 2) int64: this game's (successes, observations) per rate
+    "g_card",  # (R, 2) int64: this game's contested rounds won and fielded per samurai
     # game log and statistics
     "log",  # (E, 7) int64: event buffer (events.py); (0, 7) in the fast path
     "log_n",  # (1,) int64
@@ -215,7 +237,8 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
               totals: np.ndarray, rank_order: np.ndarray, faces: int, uma: int, clan: int,
               hand_size: int, snake: bool, lone_end: bool, max_rounds: int, margin: float,
               odds: np.ndarray, tops: np.ndarray, aggs, log_capacity: int = 0,
-              rotation: int = 0) -> State:
+              rotation: int = 0, after_tb: bool = False, fb_bar: bool = False,
+              battle_in: np.ndarray | None = None) -> State:
     """A state for games of this run, allocated once (`setup` starts each game). In
     rotation r player j (its policy and its random stream) sits at seat (j + r) % P."""
     from kernels.rng import new_states, rotation_lanes
@@ -238,7 +261,10 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
         totals=np.ascontiguousarray(totals, np.int64),
         rank_order=np.ascontiguousarray(rank_order, np.int64),
         faces=one(faces), uma=one(uma), clan=one(clan), hand_size=one(hand_size),
-        snake=one(int(snake)), lone_end=one(int(lone_end)), max_rounds=one(max_rounds),
+        battle_in=(np.ones(N_BATTLE, np.bool_) if battle_in is None
+                   else np.ascontiguousarray(battle_in, np.bool_)),
+        snake=one(int(snake)), lone_end=one(int(lone_end)), after_tb=one(int(after_tb)),
+        fb_bar=one(int(fb_bar)), max_rounds=one(max_rounds),
         margin=one(margin, np.float64), odds=np.ascontiguousarray(odds, np.float64),
         tops=np.ascontiguousarray(tops, np.float64),
         rng=new_states(faces, MAX_P + 1),
@@ -251,10 +277,10 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
         npart=z(1), field=z(MAX_P), before=z(MAX_P), t1=z(MAX_P), t2=z(MAX_P),
         nd=z(MAX_P), tb=z(MAX_P), is_uma=z(MAX_P, np.bool_), medic=z(MAX_P, np.bool_),
         held=z((MAX_P, N_BATTLE), np.bool_), played_r=z((MAX_P, N_BATTLE), np.bool_),
-        played_g=z((MAX_P, N_BATTLE), np.bool_), ronin_by=one(-1), offer=z(1),
+        played_g=z((MAX_P, N_BATTLE), np.bool_), ronin_by=one(-1), tbw=one(-1), offer=z(1),
         again=z(1, np.bool_), last_card=z(MAX_P),
         clan_tot=z(MAX_P), infb=z(R, np.bool_), hall_fb=z(MAX_P), fb_players=z(1),
-        champion=one(-1),
+        champion=one(-1), g_rate=z((len(Clustered), 2)), g_card=z((R, 2)),
         log=z((log_capacity, 7)), log_n=z(1), aggs=aggs,
     )
 
@@ -374,13 +400,13 @@ def before_cards_allowed(st):
 @njit(**STEP)
 def rival_best_remaining(st, q, a):
     """The most dice seat q could field in ability a from its samurai not yet seen on the
-    table: every drafted card and every card played is public, so this is public too.
-
-    KNOWN LEAK, kept for now so results stay the same: it reads q's hand as it stands, so
-    a samurai q has already put face down this round is left out. This accessor is the one
-    place a later fix changes (count st.field[q] back in while fielding).
+    table when this round's fielding began: every drafted card and every card played is
+    public, so this is public too. A samurai q has already put face down this round is
+    counted (it was unseen when the fielding began): the choice is simultaneous.
     """
     top = 1
+    if st.phase[0] == FIELD and st.part[q] and q < st.actor[0]:
+        top = max(top, st.ratings[st.field[q], a])
     for i in range(st.hand_n[q]):
         c = st.hand[q, i]
         if c >= 0:
@@ -393,14 +419,23 @@ def rival_best_remaining(st, q, a):
 
 
 @njit(**STEP)
+def leaders(st):
+    """Bit mask of the seats that would win the round as it lies: the tiebreaker's winner
+    once rolled (after_tb), else the top group on the dice (public)."""
+    if st.tbw[0] >= 0:
+        return np.int64(1) << st.tbw[0]
+    return top_group(st.t1, st.t2, st.nd, st.part, st.players[0])
+
+
+@njit(**STEP)
 def offer_options(st, p):
-    """(Ronin, Medicine, Bushido): which after-rolling cards p may play now."""
-    mask = top_group(st.t1, st.t2, st.nd, st.part, st.players[0])
-    sure = mask == (1 << p)  # p wins outright on the dice as they lie
+    """(Ronin, Medicine, Bushido): which after-rolling cards p may play now (after a
+    tiebreaker, with after_tb: no Bushido)."""
+    sure = leaders(st) == (1 << p)  # p wins outright as the round lies
     can_ronin = (find(st.hand, st.hand_n, p, -1 - RONIN) >= 0 and st.ronin_by[0] < 0
                  and not sure)
     can_med = find(st.hand, st.hand_n, p, -1 - MEDICINE) >= 0 and not st.medic[p] and not sure
-    can_bush = find(st.hand, st.hand_n, p, -1 - BUSHIDO) >= 0
+    can_bush = find(st.hand, st.hand_n, p, -1 - BUSHIDO) >= 0 and st.tbw[0] < 0
     return can_ronin, can_med, can_bush
 
 
@@ -420,6 +455,8 @@ def setup(st, seed, playout):
     st.disc_n[0] = 0
     st.champion[0] = -1
     st.fb_players[0] = 0
+    st.g_rate[:] = 0
+    st.g_card[:] = 0
     for p in range(MAX_P):
         st.last_card[p] = -1
         st.clan_tot[p] = 0
@@ -478,14 +515,16 @@ def draft_pick(st, c):
 
 @njit(**ONCE)
 def deal_hands(st):
-    """Each clan shuffles its samurai with its 5 battle cards and draws a hand."""
+    """Each clan shuffles its samurai with its 5 battle cards (those in the game) and
+    draws a hand."""
     for q in range(st.players[0]):
         for i in range(st.deck_n[q]):
             st.clan_tot[q] += st.totals[st.deck[q, i]]
         emit(st.log, st.log_n, st.turn[0], np.int64(q), Ev.CLAN, st.clan_tot[q], st.deck_n[q],
              ZERO, ZERO)
         for b in range(N_BATTLE):
-            put(st.deck, st.deck_n, q, -1 - b)
+            if st.battle_in[b]:
+                put(st.deck, st.deck_n, q, -1 - b)
         shuffle(st.rng[st.lane[q]], st.deck[q], st.deck_n[q])
         st.hand_n[q] = 0
         st.hall_n[q] = 0
@@ -513,6 +552,7 @@ def begin_round(st):
         st.auto[0] = GO_FINAL
         return
     st.ronin_by[0] = -1
+    st.tbw[0] = -1
     for p in range(P):
         st.before[p] = -1
         st.medic[p] = False
@@ -570,6 +610,7 @@ def reveal_and_roll(st):
         st.auto[0] = GO_RESOLVE  # uncontested: no dice
         return
     st.aggs.misc[Misc.CONTESTED_ROUNDS] += 1
+    st.g_rate[Clustered.TIEBREAK, 1] += 1
     nin = 0
     for p in range(P):
         nin += st.part[p] and st.before[p] == NINJUTSU
@@ -601,19 +642,26 @@ def reveal_and_roll(st):
 @njit(**STEP)
 def next_offer(st):
     """Offer after-rolling cards to the next fighter holding one (seat order from the
-    declarer, pass after pass until a pass plays none), or resolve the round."""
+    declarer, pass after pass until a pass plays none), or resolve the round (after_tb:
+    roll the tiebreaker first; after it only its losers holding Ronin or Medicine)."""
     P = st.players[0]
+    post = st.tbw[0] >= 0
+    tied = top_group(st.t1, st.t2, st.nd, st.part, P) if post else ZERO
     while True:
         for i in range(st.offer[0], P):
             p = (st.declarer[0] + i) % P
-            if st.part[p] and (st.held[p, RONIN] or st.held[p, BUSHIDO]
-                               or st.held[p, MEDICINE]):
+            if post:
+                ok = ((tied >> p) & 1 and p != st.tbw[0]
+                      and (st.held[p, RONIN] or st.held[p, MEDICINE]))
+            else:
+                ok = st.held[p, RONIN] or st.held[p, BUSHIDO] or st.held[p, MEDICINE]
+            if st.part[p] and ok:
                 st.offer[0] = i
                 st.actor[0] = p
                 st.phase[0] = OFFER
                 return
         if not st.again[0]:
-            st.auto[0] = GO_RESOLVE
+            st.auto[0] = GO_TIEBREAK if st.after_tb[0] == 1 and not post else GO_RESOLVE
             return
         st.again[0] = False
         st.offer[0] = 0
@@ -652,6 +700,8 @@ def battle_winner(st, slot):
     mask = top_group(st.t1, st.t2, st.nd, st.part, P)
     if mask & (mask - 1):
         st.aggs.misc[slot] += 1
+        if slot == Misc.TIEBREAK_ROUNDS:
+            st.g_rate[Clustered.TIEBREAK, 0] += 1
         while mask & (mask - 1):
             tied = mask
             mask = tiebreak_round(st.rng, st.lane, mask, P, st.faces[0], st.tb)
@@ -660,6 +710,20 @@ def battle_winner(st, slot):
                     emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.TIEBREAK, st.tb[p],
                          ZERO, ZERO, ZERO)
     return lowest_bit(mask)
+
+
+@njit(**STEP)
+def roll_tiebreak(st):
+    """after_tb: the offers are over; a tied round rolls its tiebreaker now and its losers
+    are offered Ronin and Medicine again; otherwise the round is resolved."""
+    mask = top_group(st.t1, st.t2, st.nd, st.part, st.players[0])
+    if mask & (mask - 1):
+        st.tbw[0] = battle_winner(st, Misc.TIEBREAK_ROUNDS)
+        st.offer[0] = 0
+        st.again[0] = False
+        st.auto[0] = GO_OFFER
+    else:
+        st.auto[0] = GO_RESOLVE
 
 
 @njit(**HELPER)
@@ -679,7 +743,9 @@ def resolve_round(st):
     the winner (not a Ronin thief) declares next; every hand is refilled."""
     P = st.players[0]
     contested = st.npart[0] > 1
-    if contested:
+    if contested and st.tbw[0] >= 0:
+        winner = st.tbw[0]  # after_tb: the tiebreaker was rolled before the last offers
+    elif contested:
         winner = battle_winner(st, Misc.TIEBREAK_ROUNDS)
     else:
         winner = next_part(st.part, P, NONE)
@@ -709,14 +775,18 @@ def resolve_round(st):
         if st.part[d]:
             count_declarer(st.aggs, StatPhase.CLAN_CONFLICT, st.rnd[0], st.npart[0],
                            st.ability[0], np.int64(winner == d))
+            st.g_rate[Clustered.CC_DECLARER, 0] += winner == d
+            st.g_rate[Clustered.CC_DECLARER, 1] += 1
         for p in range(P):
             if not st.part[p]:
                 continue
             c = st.field[p]
             cards[c, CardStat.FIELDED] += 1
             cards[c, CardStat.FIELDED_K2 + st.npart[0] - 2] += 1
+            st.g_card[c, 1] += 1
             if p == winner:
                 cards[c, CardStat.FIELD_WON] += 1
+                st.g_card[c, 0] += 1
             elif st.medic[p]:
                 battle[Battle.MEDICINE, BattleStat.EFFECT] += 1
             if st.rnd[0] > 0:
@@ -737,9 +807,13 @@ def resolve_round(st):
 
 @njit(**ONCE)
 def end_clan_conflict(st):
-    """Unused battle cards are discarded; every Hall of Honor becomes its owner's hand."""
+    """Unused battle cards are discarded, and any samurai still in a hand or draw pile
+    (lone_end, the round cap); every Hall of Honor becomes its owner's hand; with fb_bar
+    the last round's winner may not field its winning samurai in Final Battle round 1."""
     P = st.players[0]
+    st.tbw[0] = -1
     for p in range(P):
+        discard_samurai(st, np.int64(p))
         for b in range(N_BATTLE):
             code = -1 - b
             i = find(st.hand, st.hand_n, p, code)
@@ -772,7 +846,33 @@ def end_clan_conflict(st):
              count_samurai(st.hand, st.hand_n, p), ZERO, ZERO, ZERO)
     st.npart[0] = n_active
     st.fb_players[0] = n_active
+    if st.fb_bar[0] == 1:
+        st.last_card[st.declarer[0]] = st.field[st.declarer[0]]
     st.auto[0] = GO_FB_ROUND
+
+
+@njit(**STEP)
+def discard_samurai(st, p):
+    """The samurai left in p's hand and draw pile when the Clan Conflict ends are
+    discarded: they do not fight in the Final Battle."""
+    i = 0
+    while i < st.hand_n[p]:
+        if st.hand[p, i] >= 0:
+            code = take(st.hand, st.hand_n, p, i)
+            discard(st.disc, st.disc_n, code)
+            emit(st.log, st.log_n, st.turn[0], p, Ev.DISCARD, code, ZERO, ZERO, ZERO)
+        else:
+            i += 1
+    i = 0
+    while i < st.deck_n[p]:
+        if st.deck[p, i] >= 0:
+            code = st.deck[p, i]
+            st.deck_n[p] -= 1
+            st.deck[p, i] = st.deck[p, st.deck_n[p]]
+            discard(st.disc, st.disc_n, code)
+            emit(st.log, st.log_n, st.turn[0], p, Ev.DISCARD, code, ZERO, ZERO, ZERO)
+        else:
+            i += 1
 
 
 # --- Final Battle ------------------------------------------------------------------------
@@ -820,6 +920,8 @@ def resolve_final_round(st):
     if st.part[d]:
         count_declarer(st.aggs, StatPhase.FINAL_BATTLE, st.frnd[0], st.npart[0],
                        st.ability[0], np.int64(winner == d))
+        st.g_rate[Clustered.FB_DECLARER, 0] += winner == d
+        st.g_rate[Clustered.FB_DECLARER, 1] += 1
     for p in range(P):
         if not st.part[p]:
             continue
@@ -892,7 +994,26 @@ def finish(st):
             else:
                 ag.battle[b, BattleStat.UNPLAYED_GAMES] += 1
                 ag.battle[b, BattleStat.UNPLAYED_GAMES_WON] += won
+    count_clustered(st)
     emit(st.log, st.log_n, st.turn[0], np.int64(champion), Ev.RESULT, rnd, frnd, ZERO, ZERO)
+
+
+@njit(**STEP)
+def count_clustered(st):
+    """Add this game's squares of the rates counted over rounds (clustered intervals)."""
+    for k in range(st.g_rate.shape[0]):
+        y = st.g_rate[k, 0]
+        x = st.g_rate[k, 1]
+        st.aggs.clus[k, Moment.YY] += y * y
+        st.aggs.clus[k, Moment.XX] += x * x
+        st.aggs.clus[k, Moment.XY] += x * y
+    for c in range(st.g_card.shape[0]):
+        y = st.g_card[c, 0]
+        x = st.g_card[c, 1]
+        if x > 0:
+            st.aggs.card_clus[c, Moment.YY] += y * y
+            st.aggs.card_clus[c, Moment.XX] += x * x
+            st.aggs.card_clus[c, Moment.XY] += x * y
 
 
 # --- the interface -----------------------------------------------------------------------
@@ -952,6 +1073,8 @@ def advance(st):
             end_clan_conflict(st)
         elif go == GO_FINISH:
             finish(st)
+        elif go == GO_TIEBREAK:
+            roll_tiebreak(st)
 
 
 @njit(**ONCE)

@@ -89,6 +89,24 @@ class BattleStat(IntEnum):
     EFFECT = 9  # Medicine: samurai saved; Ronin: samurai stolen
 
 
+class Clustered(IntEnum):
+    """Rates counted over several rounds per game, whose intervals are clustered by game:
+    (successes y, observations x) per game (issue 12)."""
+
+    CC_DECLARER = 0  # Clan Conflict: rounds the declarer won / contested rounds it fought
+    FB_DECLARER = 1  # Final Battle: the same
+    TIEBREAK = 2  # Clan Conflict: rounds with a tiebreaker / contested rounds
+
+
+class Moment(IntEnum):
+    """Per-game sums of squares of a clustered rate: sum over games of y_g^2, x_g^2 and
+    x_g * y_g (y successes, x observations in game g)."""
+
+    YY = 0
+    XX = 1
+    XY = 2
+
+
 class Misc(IntEnum):
     """Counters of the whole run."""
 
@@ -114,6 +132,10 @@ TABLE = (
     Stat("battle", (Battle, BattleStat), "counts", "per battle card"),
     Stat("misc", (Misc,), "counts", "counters of the whole run"),
     Stat("fbp", ("fb_players",), "games", "games by the number of clans in the Final Battle"),
+    Stat("clus", (Clustered, Moment), "sums",
+         "per-game sums of squares of the rates counted over rounds (clustered intervals)"),
+    Stat("card_clus", ("card", Moment), "sums",
+         "per samurai: per-game sums of squares of (rounds won, contested rounds fielded)"),
 )
 
 Aggregates = aggregates_type(TABLE, "Aggregates", module=__name__)

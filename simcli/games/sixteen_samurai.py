@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import msgspec
 import numpy as np
 
 from kernels.dice import MAX_DICE, UMA
@@ -20,8 +21,18 @@ from kernels.sixteen_samurai.play import (
     play_chunk,
 )
 from kernels.sixteen_samurai.players import POLICY_CODES
-from kernels.sixteen_samurai.stats import N_DECL, N_LEN, TABLE, Ability, Aggregates, Battle, Misc
+from kernels.sixteen_samurai.stats import (
+    N_DECL,
+    N_LEN,
+    TABLE,
+    Ability,
+    Aggregates,
+    Battle,
+    Clustered,
+    Misc,
+)
 from kernels.stat_table import as_tuple, columns
+from simcli.content import Document
 from simcli.dice_odds import tables as odds_tables
 from simcli.errors import UserError
 from simcli.games.base import (
@@ -31,9 +42,7 @@ from simcli.games.base import (
     OddsRequest,
     OddsResult,
     RuleOption,
-    at_line,
-    line_of,
-    read_content,
+    read_toml,
     sha256,
 )
 from simcli.games.handle import GameHandle
@@ -42,6 +51,7 @@ ABILITIES = tuple(a.name.lower() for a in Ability)  # ("power", "speed", "armor"
 BATTLE_CARDS = tuple(b.name.title() for b in Battle)  # ("Ninjutsu", "Uma", ... "Medicine")
 GREEDY_MARGIN = 0.10
 MAX_ROUNDS = 1000
+VALUE_N = 20_000  # playouts per run of `simcli value` (26 runs at 4 players)
 
 POLICIES = {
     "random": (
@@ -70,8 +80,36 @@ RULES = (
         "lone-clan", ("play", "end"), "play",
         "When only one clan still holds samurai in the Clan Conflict: it keeps fielding them "
         "uncontested into its Hall of Honor (play, as the sheet reads 'until all samurai have "
-        "been played') or the Clan Conflict ends at once (end).",
+        "been played') or the Clan Conflict ends at once (end; its samurai still in hand or "
+        "draw pile are discarded: the Final Battle hand is the Hall of Honor only).",
     ),
+    RuleOption(
+        "after-cards", ("before-tiebreak", "after-tiebreak"), "before-tiebreak",
+        "When after-rolling cards are played: all before the tiebreaker roll "
+        "(before-tiebreak), or also after it (after-tiebreak: the players who lost the "
+        "tiebreaker may then play Ronin or Medicine; Bushido only before it).",
+    ),
+    RuleOption(
+        "last-winner", ("free", "barred"), "free",
+        "The samurai that won the last Clan Conflict round: free to fight in Final Battle "
+        "round 1 (free: 'two consecutive battles' read as Final Battle battles) or barred "
+        "from it like a Final Battle winner (barred), unless it is its owner's only samurai.",
+    ),
+)
+
+FIXED_READINGS = (
+    "Draft: seat 1 picks first, then clockwise one card at a time.",
+    "The last drafter declares the first ability; no battle cards in the first battle.",
+    "After rolling, cards are offered in seat order from the declarer, one per offer, pass "
+    "after pass until a pass plays none.",
+    "A player with no samurai in hand sits the round out and plays no battle cards.",
+    "Unused battle cards are discarded when the Clan Conflict ends; the Final Battle hand "
+    "is the Hall of Honor only.",
+    "Ronin played by the winner changes nothing; a player who wins outright on the dice is "
+    "not offered Ronin or Medicine; Bushido cannot reroll an Uma.",
+    "A full hand with no samurai is reshuffled into the draw pile while it holds a samurai.",
+    "The Final Battle winner may not field the same samurai next battle unless it is its "
+    "last.",
 )
 
 
@@ -87,6 +125,7 @@ class Roster:
     uma_value: int
     clan_size: int
     hand_size: int
+    battle: tuple[bool, ...] = (True,) * len(Battle)  # battle cards in the game
 
 
 @dataclass(frozen=True)
@@ -105,90 +144,113 @@ class Prepared:
     hand_size: int
     snake: bool
     lone_end: bool
+    after_tb: bool
+    fb_bar: bool
     max_rounds: int
     margin: float
     table: np.ndarray  # exact win chances of pools (simcli.dice_odds.tables)
     td: np.ndarray  # chance of each pool's two highest dice
     clan_bins: int
+    battle_in: np.ndarray  # (N_BATTLE,) bool: battle cards each clan holds
 
 
-def _where(path: Path, text: str, needle: str) -> str:
-    return at_line(path, line_of(text, needle))
+Rating = Annotated[int, msgspec.Meta(ge=1, le=MAX_DICE)]
+Small = Annotated[int, msgspec.Meta(ge=1, le=32)]
 
 
-def _int_field(path, text, table, key, lo, hi, needle=None) -> int:
-    value = table.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        where = _where(path, text, needle or f"{key} =")
-        raise UserError(f"{where}: field '{key}' must be an integer {lo}-{hi}, got {value!r}")
-    return value
+class ContentMeta(msgspec.Struct, forbid_unknown_fields=True):
+    """[content]: what the file is."""
+
+    game: str = "sixteen-samurai"
+    name: str | None = None
+    version: int | str = 1
+    assumed: bool = True  # the default of every card's `assumed`
+    description: str = ""
 
 
-def _table(path: Path, doc: dict, key: str) -> dict:
-    value = doc.get(key, {})
-    if not isinstance(value, dict):
-        raise UserError(f"{path}: '{key}' must be a table ([{key}]), got {value!r}")
-    return value
+class DiceTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[dice]: faces of a die and the value Uma shows on both its dice."""
+
+    faces: Annotated[int, msgspec.Meta(ge=2, le=32)]
+    uma_value: Small
+
+
+class ClanTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[clan]: samurai each clan drafts and the Clan Conflict hand size."""
+
+    size: Small
+    hand: Small
+
+
+class SamuraiCard(msgspec.Struct, forbid_unknown_fields=True):
+    """One samurai card: its ratings (dice) in the four abilities."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S")]
+    power: Rating
+    speed: Rating
+    armor: Rating
+    karma: Rating
+    total: int | None = None  # the printed ability total, checked against the ratings
+    assumed: bool | None = None  # None: the [content] default
+
+
+class RosterTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[roster]: the samurai cards."""
+
+    samurai: Annotated[list[SamuraiCard], msgspec.Meta(min_length=1)]
+
+
+class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A Sixteen Samurai content file (the schema every file is checked against)."""
+
+    dice: DiceTable
+    clan: ClanTable
+    roster: RosterTable
+    content: ContentMeta = msgspec.field(default_factory=ContentMeta)
 
 
 def parse_roster(path: Path) -> Content:
-    """Load and validate a Sixteen Samurai roster TOML file."""
-    doc, raw, text, meta = read_content(path, "sixteen-samurai")
-    dice = _table(path, doc, "dice")
-    clan = _table(path, doc, "clan")
-    faces = _int_field(path, text, dice, "faces", 2, 32)
-    uma = _int_field(path, text, dice, "uma_value", 1, 32)
-    clan_size = _int_field(path, text, clan, "size", 1, 32)
-    hand_size = _int_field(path, text, clan, "hand", 1, 32)
-    default_assumed = bool(meta.get("assumed", True))
-    cards = _table(path, doc, "roster").get("samurai")
-    if not isinstance(cards, list) or not cards:
-        raise UserError(f"{path}: needs a [roster] table with a non-empty 'samurai' list")
+    """Load a Sixteen Samurai roster file, checked against the RosterFile schema (types,
+    ranges, unknown keys refused) and the checks across fields (a printed total, a name
+    listed twice); every error is one line naming the file, the line and the field."""
+    data, raw = read_toml(path)  # a FIFO, a device, a folder or a huge file is refused
+    doc = Document(path, raw, data)
+    meta = doc.convert(ContentMeta, ("content",)) if "content" in data else ContentMeta()
+    if meta.game != "sixteen-samurai":
+        raise doc.error(("content", "game"), f"content is for '{meta.game}', not "
+                        "sixteen-samurai")
+    try:
+        f = doc.convert(RosterFile)
+    except UserError as exc:  # name the samurai whose field is wrong
+        m = re.search(r"field 'roster\.samurai\[(\d+)\]", str(exc))
+        cards = data.get("roster", {}).get("samurai")
+        card = cards[int(m.group(1))] if m and isinstance(cards, list) else None
+        if isinstance(card, dict) and isinstance(card.get("name"), str):
+            raise UserError(f"{exc} (samurai '{card['name']}')") from None
+        raise
+    cards = f.roster.samurai
     names: list[str] = []
     ratings = np.zeros((len(cards), 4), np.int64)
     assumed = np.zeros(len(cards), np.bool_)
     for i, card in enumerate(cards):
-        if not isinstance(card, dict):
-            raise UserError(f"{path}: samurai entry {i + 1} must be a table")
-        name = card.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise UserError(
-                f"{path}: samurai entry {i + 1}: field 'name' must be a non-empty string"
-            )
-        needle = f'"{name}"'
-        where = _where(path, text, needle)
-        if name in names:
-            raise UserError(f"{where}: samurai '{name}' appears twice")
-        for a, ability in enumerate(ABILITIES):
-            value = card.get(ability)
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_DICE:
-                raise UserError(
-                    f"{where}: samurai '{name}': field '{ability}' must be an integer "
-                    f"1-{MAX_DICE}, got {value!r}"
-                )
-            ratings[i, a] = value
-        unknown = set(card) - {"name", "total", "assumed", *ABILITIES}
-        if unknown:
-            raise UserError(f"{where}: samurai '{name}': unknown field '{sorted(unknown)[0]}'")
-        total = card.get("total")
-        if total is not None and total != int(ratings[i].sum()):
-            raise UserError(
-                f"{where}: samurai '{name}': field 'total' is {total!r} but the ratings sum "
-                f"to {int(ratings[i].sum())}"
-            )
-        flag = card.get("assumed", default_assumed)
-        if not isinstance(flag, bool):
-            raise UserError(f"{where}: samurai '{name}': field 'assumed' must be true or false")
-        assumed[i] = flag
-        names.append(name)
+        key = ("roster", "samurai", i)
+        if card.name in names:
+            raise doc.error((*key, "name"), f"samurai '{card.name}' appears twice")
+        ratings[i] = (card.power, card.speed, card.armor, card.karma)
+        if card.total is not None and card.total != int(ratings[i].sum()):
+            raise doc.error((*key, "total"), f"samurai '{card.name}': the printed total is "
+                            f"{card.total} but the ratings sum to {int(ratings[i].sum())}")
+        assumed[i] = meta.assumed if card.assumed is None else card.assumed
+        names.append(card.name)
     roster = Roster(
         names=tuple(names), ratings=ratings, totals=ratings.sum(axis=1), assumed=assumed,
-        faces=faces, uma_value=uma, clan_size=clan_size, hand_size=hand_size,
+        faces=f.dice.faces, uma_value=f.dice.uma_value, clan_size=f.clan.size,
+        hand_size=f.clan.hand,
     )
     return Content(
-        name=str(meta.get("name", path.stem)), version=str(meta.get("version", "1")),
-        path=path, sha256=sha256(raw), assumed=bool(assumed.any()),
-        description=str(meta.get("description", "")), data=roster,
+        name=meta.name or path.stem, version=str(meta.version), path=path,
+        sha256=sha256(raw), assumed=bool(assumed.any()), description=meta.description,
+        data=roster,
     )
 
 
@@ -210,6 +272,9 @@ class SixteenSamurai(Game):
     policies = POLICIES
     default_policy = "greedy"
     rules = RULES
+    fixed_readings = FIXED_READINGS
+    options = BATTLE_CARDS  # forbid columns: the kernel's rules.OPTIONS, in that order
+    value_n = VALUE_N
     default_n = 1_000_000
     chunk_size = 4_000
     kernel = play_chunk
@@ -227,7 +292,10 @@ class SixteenSamurai(Game):
     def prepare(
         self, content: Content, players: int, seats: tuple[str, ...], rules: dict[str, str]
     ) -> Prepared:
-        """Kernel inputs: roster arrays, parameters, exact odds tables."""
+        """Kernel inputs: roster arrays, parameters, exact odds tables (a rule option
+        missing from `rules`, as in a manifest written before it existed, takes its
+        default)."""
+        rules = {**{r.name: r.default for r in self.rules}, **rules}
         roster: Roster = content.data
         need = roster.clan_size * players
         if len(roster.names) < need:
@@ -243,8 +311,11 @@ class SixteenSamurai(Game):
             rank_order=strength_order(roster.ratings), faces=roster.faces,
             uma=roster.uma_value, clan=roster.clan_size, hand_size=roster.hand_size,
             snake=rules["draft"] == "snake", lone_end=rules["lone-clan"] == "end",
+            after_tb=rules["after-cards"] == "after-tiebreak",
+            fb_bar=rules["last-winner"] == "barred",
             max_rounds=MAX_ROUNDS, margin=GREEDY_MARGIN, table=table, td=td,
             clan_bins=roster.clan_size * MAX_DICE * 4 + 1,
+            battle_in=np.array(roster.battle, np.bool_),
         )
 
     def sizes(self, prep: Prepared) -> dict[str, int]:
@@ -262,17 +333,27 @@ class SixteenSamurai(Game):
             clan=prep.clan, hand_size=prep.hand_size, snake=prep.snake,
             lone_end=prep.lone_end, max_rounds=prep.max_rounds, margin=prep.margin,
             odds=prep.table, tops=prep.td, aggs=as_tuple(Aggregates, aggs),
-            log_capacity=log_capacity, rotation=rotation,
+            log_capacity=log_capacity, rotation=rotation, after_tb=prep.after_tb,
+            fb_bar=prep.fb_bar, battle_in=prep.battle_in,
         )
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None, rotation: int = 0,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
-        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats);
+        forbid[s, o] denies seat s battle card o (OPTIONS order)."""
         out = rows if rows is not None else np.zeros((0, N_ROW), np.int64)
         play_chunk(self.state(prep, aggs, rotation=rotation), np.uint64(seed), first, count,
-                   no_forbid(), out)
+                   forbid_table(forbid), out)
+
+    def remove_option(self, content: Content, option: int) -> Content | None:
+        """The content with battle card `option` taken out of every clan's five."""
+        roster: Roster = content.data
+        battle = list(roster.battle)
+        battle[option] = False
+        return replace(content, data=replace(roster, battle=tuple(battle)),
+                       name=f"{content.name} without {BATTLE_CARDS[option]}")
 
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0,
                forbid: np.ndarray | None = None):
@@ -295,20 +376,24 @@ class SixteenSamurai(Game):
         )
 
     def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
-        """Declarer advantage and tiebreaker share."""
-        from reports.stats import Estimate, rate
+        """Declarer advantage and tiebreaker share, with intervals clustered by game
+        (several rounds of one game are not independent)."""
+        from reports.stats import Estimate, ratio_rate
 
+        games = int(aggs["wins"].sum())
+        clus = aggs["clus"].astype(float)
         d = aggs["decl"][0].sum(axis=0)  # Clan Conflict, by participants: [n, won]
         n = int(d[:, 0].sum())
         fair = float(sum(d[k, 0] / k for k in range(2, d.shape[0]))) / n if n else 0.0
-        won = rate(int(d[:, 1].sum()), n)
+        won = ratio_rate(int(d[:, 1].sum()), n, *clus[Clustered.CC_DECLARER], games)
         adv = Estimate(won.value - fair, won.lo - fair, won.hi - fair, n)
         misc = aggs["misc"]
         return [
             ("declarer_advantage", adv, "How much more often than its fair share the player "
              "who declared the ability wins a Clan Conflict round (0 = no advantage)."),
-            ("tiebreak_rate", rate(int(misc[Misc.TIEBREAK_ROUNDS]),
-                                   int(misc[Misc.CONTESTED_ROUNDS])),
+            ("tiebreak_rate", ratio_rate(int(misc[Misc.TIEBREAK_ROUNDS]),
+                                         int(misc[Misc.CONTESTED_ROUNDS]),
+                                         *clus[Clustered.TIEBREAK], games),
              "Share of contested Clan Conflict rounds that need a tiebreaker roll."),
         ]
 
@@ -324,6 +409,16 @@ def no_forbid() -> np.ndarray:
     return np.zeros((KR.MAX_P, len(KR.OPTIONS)), np.bool_)
 
 
+def forbid_table(forbid: np.ndarray | None) -> np.ndarray:
+    """The kernel's (MAX_P, options) table from a (players, options) one (None: nothing
+    forbidden)."""
+    table = no_forbid()
+    if forbid is not None:
+        f = np.asarray(forbid, np.bool_)
+        table[: f.shape[0], : f.shape[1]] = f
+    return table
+
+
 STATS = {s.name: s for s in TABLE}
 
 
@@ -333,6 +428,8 @@ def named_stats(aggs: dict[str, np.ndarray], roster: Roster, players: int) -> di
     lengths = columns(STATS["lengths"], aggs["lengths"], axis=0)
     decl = columns(STATS["decl"], aggs["decl"], axis=0)
     misc = columns(STATS["misc"], aggs["misc"])
+    clus = columns(STATS["clus"], aggs["clus"], axis=0)  # {rate: [yy, xx, xy]}
+    card_clus = columns(STATS["card_clus"], aggs["card_clus"])
     return {
         "players": players,
         "games": int(aggs["wins"].sum()),
@@ -352,7 +449,9 @@ def named_stats(aggs: dict[str, np.ndarray], roster: Roster, players: int) -> di
             **{a: roster.ratings[:, i] for i, a in enumerate(ABILITIES)},
             "assumed": roster.assumed,
             **columns(STATS["cards"], aggs["cards"]),
+            **{f"clus_{k}": v for k, v in card_clus.items()},
         },
+        "clustered": {k: tuple(float(x) for x in v) for k, v in clus.items()},
         "battle": {"card": list(BATTLE_CARDS), **columns(STATS["battle"], aggs["battle"])},
         "misc": {name: int(v) for name, v in misc.items()},
     }
@@ -376,7 +475,7 @@ class SixteenSamuraiHandle(GameHandle):
         self.st = game.state(prep, self.aggs, log_capacity=LOG_CAPACITY, rotation=rotation)
         self.log_buf = self.st.log
         self.log_n = self.st.log_n
-        self.forbid = no_forbid() if forbid is None else np.asarray(forbid, np.bool_)
+        self.forbid = forbid_table(forbid)
         self._out = np.zeros(max(self.max_actions, N_ROW), np.int64)
         handle_start(self.st, np.uint64(seed), playout)
 
