@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from kernels.samurai_sword import play as KP
 from kernels.samurai_sword import rules as K
-from kernels.samurai_sword.stats import End, Misc, Team
+from kernels.samurai_sword.stats import End, Misc, Team, TeamCount
 from simcli.cli import app
 from simcli.errors import UserError
 from simcli.games.samurai_sword import ROLES, SamuraiSword
@@ -36,14 +36,14 @@ def play_one(prep, seed, index, aggs, rotation=0):
 
 
 SETUPS = [
-    (3, ("random",) * 3, ()),
+    (3, ("random",) * 3, ("swordmaster-3p=none", "bushido-timing=after-recover")),
     (3, ("heuristic",) * 3, ()),
     (4, ("heuristic", "random", "heuristic", "random"), ("reshuffle=when-empty",)),
     (5, ("heuristic",) * 5, ()),
     (5, ("random",) * 5, ("geisha-self=no", "bushido-self=no", "ushiwaka=dealt")),
     (6, ("random", "heuristic") * 3, ("teammate-swordmaster=continue",)),
     (7, ("heuristic",) * 7, ("swordmaster-vs-honor=honor",)),
-    (7, ("random",) * 7, ()),
+    (7, ("random",) * 7, ("bushido-timing=after-recover",)),
 ]
 
 
@@ -84,7 +84,8 @@ def test_invariants_on_random_games(P, seats, rules):
         if end in (End.HONOR_DEFEAT, End.HONOR_DECK, End.HONOR_BUSHIDO):
             assert (honor == 0).any()
         if end == End.SWORDMASTER:
-            assert (res > 0).sum() == 1 and P > 3
+            assert (res > 0).sum() == 1 and (P > 3 or win == Team.SHOGUN)
+            assert "swordmaster-3p=none" not in rules or P > 3
             assert seats["team"][int(np.argmax(res > 0))] == win
         if end == End.TEAMMATE:
             assert (res > 0).sum() == 1 and g["deadly"] >= 0
@@ -169,12 +170,18 @@ def test_heuristic_ninjas_beat_random_ninjas():
     assert wins["heuristic"] > wins["random"] + 0.15
 
 
-def test_three_player_games_never_end_by_the_swordmaster():
-    prep = prepared(3, ("heuristic",) * 3)
+@pytest.mark.parametrize("rule", ["shogun-immune", "none"])
+def test_three_player_games_and_the_swordmaster(rule):
+    """shogun-immune: only the Shogun ever wins by the Swordmaster; none: nobody does."""
+    prep = prepared(3, ("heuristic",) * 3, (f"swordmaster-3p={rule}",))
     aggs = GAME.new_aggregates(prep)
     GAME.run_chunk(prep, 3, 0, 1500, aggs, None)
-    assert aggs["ends"][End.SWORDMASTER] == 0 and aggs["ends"][End.TEAMMATE] == 0
-    assert aggs["team"][Team.RONIN, 0] == 0
+    sword = aggs["team"][:, TeamCount.SWORD_WINS]
+    assert sword[Team.NINJA] == 0 and aggs["team"][Team.RONIN, 0] == 0
+    if rule == "none":
+        assert aggs["ends"][End.SWORDMASTER] == 0 and aggs["ends"][End.TEAMMATE] == 0
+    else:
+        assert sword[Team.SHOGUN] == aggs["ends"][End.SWORDMASTER] > 0
 
 
 # --- content ------------------------------------------------------------------------------
@@ -196,11 +203,64 @@ def test_standard_content_is_the_printed_game():
     three = C.setups[3]
     assert (three.honor, three.shogun_extra_draw, three.shogun_extra_weapons,
             three.shogun_bushido_honor, three.swordmaster) == (
-        {"shogun": 6, "ninja": 3}, 1, 1, False, False)
+        {"shogun": 6, "ninja": 3}, 1, 1, False, True)  # 3 players: rule swordmaster-3p
     assert {P: sorted(C.setups[P].roles) for P in (4, 7)} == {
         4: ["ninja", "ninja", "samurai", "shogun"],
         7: ["ninja", "ninja", "ninja", "ronin", "samurai", "samurai", "shogun"]}
     assert not CONTENT.assumed and set(ROLES) == {"shogun", "samurai", "ninja", "ronin"}
+
+
+# Transcribed from the printed rulebook and cards (shared/games/samurai-sword.md):
+# name: (Difficulty, damage, copies) for Weapons, copies for the others.
+PRINTED_WEAPONS = {
+    "Bokken": (1, 1, 6), "Kiseru": (1, 2, 5), "Wakizashi": (1, 3, 1), "Bo": (2, 1, 5),
+    "Kusarigama": (2, 2, 4), "Katana": (2, 3, 1), "Shuriken": (3, 1, 3), "Kanabo": (3, 2, 1),
+    "Nodachi": (3, 3, 1), "Naginata": (4, 1, 2), "Nagayari": (4, 2, 1),
+    "Tanegashima": (5, 1, 1), "Daikyu": (5, 2, 1),
+}
+PRINTED_OTHERS = {
+    "Focus": ("focus", 6), "Armor": ("armor", 4), "Fast Draw": ("fast_draw", 3),
+    "Bushido": ("bushido", 2), "Parry": ("parry", 15), "Geisha": ("geisha", 6),
+    "Diversion": ("diversion", 5), "Battle Cry": ("battle_cry", 4),
+    "Tea Ceremony": ("tea_ceremony", 4), "Jujutsu": ("jujutsu", 3),
+    "Breathing": ("breathing", 3), "Daimyo": ("daimyo", 3),
+}
+PRINTED_CHARACTERS = {
+    "Benkei": 5, "Chiyome": 4, "Goemon": 5, "Ginchiyo": 4, "Hanzo": 4, "Hideyoshi": 4,
+    "Ieyasu": 5, "Kojiro": 5, "Musashi": 5, "Nobunaga": 5, "Tomoe": 5, "Ushiwaka": 4,
+}
+# "Honor: Shogun 5, others 4 (3 with 4 or 5 players)"; 3 players: Shogun 6, Ninjas 3.
+PRINTED_HONOR = {3: {"shogun": 6, "ninja": 3},
+                 4: {"shogun": 5, "samurai": 3, "ninja": 3},
+                 5: {"shogun": 5, "samurai": 3, "ronin": 3, "ninja": 3},
+                 6: {"shogun": 5, "samurai": 4, "ronin": 4, "ninja": 4},
+                 7: {"shogun": 5, "samurai": 4, "ronin": 4, "ninja": 4}}
+
+
+def test_every_card_character_and_honor_is_the_printed_one():
+    """Per card kind: copies, and each Weapon's Difficulty and damage; per character: its
+    resilience and ability; per player count: each role's starting Honor."""
+    from simcli.games.samurai_sword import ABILITIES, EFFECTS
+    cards = {}
+    for i, name in enumerate(C.card_names):
+        if C.effects[i] == K.WEAPON:
+            cards[name] = (int(C.difficulty[i]), int(C.damage[i]), int(C.copies[i]))
+        else:
+            effect = next(k for k, v in EFFECTS.items() if v == C.effects[i])
+            cards[name] = (effect, int(C.copies[i]))
+    assert cards == {**PRINTED_WEAPONS, **PRINTED_OTHERS}
+    chars = {n: (int(C.resilience[i]), int(C.abilities[i]))
+             for i, n in enumerate(C.char_names)}
+    assert chars == {n: (r, ABILITIES[n.lower()]) for n, r in PRINTED_CHARACTERS.items()}
+    assert {P: C.setups[P].honor for P in range(3, 8)} == PRINTED_HONOR
+    roles = {P: sorted(C.setups[P].roles) for P in range(3, 8)}
+    assert roles == {3: ["ninja", "ninja", "shogun"],
+                     4: ["ninja", "ninja", "samurai", "shogun"],
+                     5: ["ninja", "ninja", "ronin", "samurai", "shogun"],
+                     6: ["ninja", "ninja", "ninja", "ronin", "samurai", "shogun"],
+                     7: ["ninja", "ninja", "ninja", "ronin", "samurai", "samurai", "shogun"]}
+    assert (C.draw, C.hand_limit, C.weapons_per_turn, C.daimyo_honor, C.deadly_strike) == (
+        2, 7, 1, 1, 3)
 
 
 STANDARD = GAME.content_path(None)
@@ -258,9 +318,10 @@ def test_bad_player_setups_name_line_and_field(tmp_path):
                   no_ronin)
     msg = error_of(path)
     assert "'ronin'" in msg and f"line {line_of(path, no_ronin)}" in msg
-    path = edited(tmp_path, "swordmaster = false", "swordmaster = 0")
+    path = edited(tmp_path, "shogun_bushido_honor = false", "shogun_bushido_honor = 0")
     msg = error_of(path)
-    assert "'swordmaster'" in msg and f"line {line_of(path, 'swordmaster = 0')}" in msg
+    assert "'shogun_bushido_honor'" in msg
+    assert f"line {line_of(path, 'shogun_bushido_honor = 0')}" in msg
     assert "player count '9'" in error_of(edited(tmp_path, "[players.7]", "[players.9]"))
     path = edited(tmp_path, "hand_limit = 7", "hand_limit = 0")
     msg = error_of(path)

@@ -114,6 +114,21 @@ RULES = (
         "Bushido may be played in front of its own player ('in front of anyone').",
     ),
     RuleOption(
+        "bushido-timing", ("turn-end", "after-recover"), "turn-end",
+        "When Bushido in front of a player resolves: when that player's turn is over "
+        "(turn-end, the printed rulebook's 'if Bushido is still in front of you when your "
+        "turn is over', so a Geisha can still shed it) or at the end of its Recover phase, "
+        "before the Draw (after-recover, other transcriptions).",
+    ),
+    RuleOption(
+        "swordmaster-3p", ("shogun-immune", "none"), "shogun-immune",
+        "3 players: the Shogun's 'the Victory of the Swordmaster doesn't affect me'. "
+        "shogun-immune (the printed wording): the Shogun is not subject to it, so a Ninja "
+        "left alone with resilience does not win (play goes on), while the Shogun left "
+        "alone with resilience wins as in every other player count; none: no Victory of "
+        "the Swordmaster in the 3-player game for anyone.",
+    ),
+    RuleOption(
         "ushiwaka", ("lost", "dealt"), "lost",
         "Ushiwaka draws one card per resilience point a Weapon actually took (lost: excess "
         "wounds on defeat are disregarded) or per wound the Weapon dealt (dealt).",
@@ -428,7 +443,12 @@ def params(c: SwordContent, players: int, rules: dict[str, str]) -> np.ndarray:
     pi[K.PI_SH_DRAW] = s.shogun_extra_draw
     pi[K.PI_SH_WEAPONS] = s.shogun_extra_weapons
     pi[K.PI_SH_BUSHIDO] = int(s.shogun_bushido_honor)
-    pi[K.PI_SWORD] = int(s.swordmaster)
+    pi[K.PI_SWORD] = K.SWORD_ALL if s.swordmaster else K.SWORD_NONE
+    if s.swordmaster and players == 3 and rules["swordmaster-3p"] == "shogun-immune":
+        pi[K.PI_SWORD] = K.SWORD_SHOGUN
+    elif players == 3 and rules["swordmaster-3p"] == "none":
+        pi[K.PI_SWORD] = K.SWORD_NONE
+    pi[K.PI_BUSHIDO_END] = int(rules["bushido-timing"] == "turn-end")
     pi[K.PI_TEAMMATE_END] = int(rules["teammate-swordmaster"] == "end")
     pi[K.PI_SWORD_FIRST] = int(rules["swordmaster-vs-honor"] == "swordmaster")
     pi[K.PI_RESHUFFLE_NOW] = int(rules["reshuffle"] == "when-empty")
