@@ -20,6 +20,7 @@ CONTENT = GAME.load_content(GAME.content_path(None))
 C = CONTENT.data
 T = len(C.card_names)
 TYPE = {name: i for i, name in enumerate(C.card_names)}
+AFTER_RECOVER = ["bushido-timing=after-recover"]  # Bushido at the end of Recover
 TEAM_OF_ROLE = {0: Team.SHOGUN, 1: Team.SHOGUN, 2: Team.NINJA, 3: Team.RONIN}
 
 
@@ -230,7 +231,7 @@ def test_rulebook_scoring_example_played_to_the_end():
     """The example's position reached in play: the last Ninja's Honor goes to Bushido."""
     roles = ["shogun", "samurai", "ronin", "ninja", "ninja", "ninja"]
     t = Pos(6, roles=roles, honor=[1, 3, 3, 2, 3, 1], deck=["Parry"] * 5 + ["Bokken"],
-            rules=["bushido-timing=after-recover"])
+            rules=AFTER_RECOVER)
     for s, m in enumerate([1, 2, 3, 1, 1, 1]):
         t.set(s, mult=m)
     t.give(0, "Daimyo").give(1, "Daimyo").give(5, "Parry").put(5, "Bushido")
@@ -568,7 +569,7 @@ def test_properties_stay_in_play_and_only_one_bushido_at_a_time():
 # --- Bushido ------------------------------------------------------------------------------
 
 def test_bushido_weapon_flip_costs_a_weapon_and_passes_left():
-    t = Pos(4, deck=["Parry"] * 5 + ["Bokken"], rules=["bushido-timing=after-recover"])
+    t = Pos(4, deck=["Parry"] * 5 + ["Bokken"], rules=AFTER_RECOVER)
     t.put(1, "Bushido").give(1, "Daikyu", "Kiseru")
     t.start(1)
     assert t.g["phase"] == K.PH_BUSHIDO and t.h.current_player() == 1
@@ -579,31 +580,33 @@ def test_bushido_weapon_flip_costs_a_weapon_and_passes_left():
 
 
 def test_bushido_weapon_flip_without_a_weapon_costs_honor_and_bushido_goes():
-    t = Pos(4, deck=["Parry"] * 5 + ["Bokken"], rules=["bushido-timing=after-recover"]).put(1, "Bushido").give(1, "Parry")
+    t = Pos(4, deck=["Parry"] * 5 + ["Bokken"], rules=AFTER_RECOVER)
+    t.put(1, "Bushido").give(1, "Parry")
     t.start(1)
     assert t.honor(1) == 2 and t.g["bushido"] == -1
     assert t.discards() == Counter({"Bokken": 1, "Bushido": 1}) and t.end == End.NONE
-    u = Pos(4, deck=["Bokken"], honor=[3, 1, 3, 3], rules=["bushido-timing=after-recover"]).put(1, "Bushido")
+    u = Pos(4, deck=["Bokken"], honor=[3, 1, 3, 3], rules=AFTER_RECOVER)
+    u.put(1, "Bushido")
     u.start(1)
     assert u.honor(1) == 0 and u.end == End.HONOR_BUSHIDO and u.h.is_over()
 
 
 def test_bushido_non_weapon_flip_passes_left_from_the_last_seat_to_the_shogun():
-    t = Pos(4, deck=["Parry"] * 5, rules=["bushido-timing=after-recover"]).put(3, "Bushido")
+    t = Pos(4, deck=["Parry"] * 5, rules=AFTER_RECOVER).put(3, "Bushido")
     t.start(3)
     assert t.g["bushido"] == 0 and t.honor(3) == 3 and t.discards() == Counter(
         {"Parry": 1})
 
 
 def test_bushido_resolves_in_the_recover_phase_before_the_draw():
-    t = Pos(4, deck=["Parry"] * 5 + ["Parry", "Parry", "Bokken"], rules=["bushido-timing=after-recover"])
+    t = Pos(4, deck=["Parry"] * 5 + ["Parry", "Parry", "Bokken"], rules=AFTER_RECOVER)
     t.put(1, "Bushido")
     t.start(1)
     assert t.honor(1) == 2 and t.hand_of(1) == Counter({"Parry": 2})
 
 
 def test_random_bushido_choice_is_a_decision_between_honor_and_each_weapon_kind():
-    t = Pos(4, policy="random", deck=["Parry"] * 5 + ["Bokken"], rules=["bushido-timing=after-recover"])
+    t = Pos(4, policy="random", deck=["Parry"] * 5 + ["Bokken"], rules=AFTER_RECOVER)
     t.put(1, "Bushido")
     t.give(1, "Kiseru", "Kiseru", "Daikyu", "Parry")
     t.start(1)
@@ -650,7 +653,7 @@ def test_geisha_on_yourself_sheds_bushido_before_the_turn_is_over():
     t.give(1, "Geisha").start(1)
     t.play(1, "Geisha", 1, TYPE["Bushido"]).finish_turn()
     assert t.honor(1) == 3 and t.g["bushido"] == -1 and t.misc[Misc.BUSHIDO_FLIPS] == 0
-    u = lone(4, deck=["Parry"] * 5 + ["Bokken"], rules=["bushido-timing=after-recover"])
+    u = lone(4, deck=["Parry"] * 5 + ["Bokken"], rules=AFTER_RECOVER)
     u.put(1, "Bushido").give(1, "Geisha").start(1)
     assert u.honor(1) == 2 and u.g["bushido"] == -1  # resolved before the Geisha could be
 
@@ -763,7 +766,7 @@ def test_three_player_shogun_draws_three_plays_two_weapons_and_ignores_bushido_h
     t = Pos(3, honor=[6, 3, 3]).start(0)
     assert t.hand_of(0) == Counter({"Parry": 3})
     assert t.weapons_allowed(0) == 2 and t.weapons_allowed(1) == 1
-    u = Pos(3, honor=[6, 3, 3], deck=["Parry"] * 5 + ["Bokken"], rules=["bushido-timing=after-recover"])
+    u = Pos(3, honor=[6, 3, 3], deck=["Parry"] * 5 + ["Bokken"], rules=AFTER_RECOVER)
     u.put(0, "Bushido")
     u.give(0, "Kiseru").start(0)
     assert u.honor(0) == 6 and u.hand_of(0) == Counter({"Kiseru": 1, "Parry": 3})
