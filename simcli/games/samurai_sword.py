@@ -4,7 +4,7 @@ kernels count, the kernel driver and the step-by-step handle (`simcli replay`)."
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,13 @@ END_REASONS = ("playing", "Honor out: a defeat", "Honor out: deck reshuffle",
                "one left with resilience after a teammate's defeat (scored)", "turn cap")
 MIN_P, MAX_P = 3, K.MAX_P
 LATE_HONOR = 2  # the heuristic keeps Daimyo once someone has this much Honor or less
+# The options a player can be denied (`simcli value`), in the kernel's forbid columns
+# (rules.OPTIONS): playing each card kind, parrying (a Parry, or Hanzo's Weapon, against a
+# Weapon or a Battle Cry), Nobunaga's draw and Ieyasu's draw from the discard pile.
+OPTION_NAMES = ("Weapon", "Parry", "Geisha", "Diversion", "Battle Cry", "Tea Ceremony",
+                "Jujutsu", "Breathing", "Daimyo", "Focus", "Armor", "Fast Draw", "Bushido",
+                "Nobunaga's draw", "Ieyasu's discard draw")
+assert len(OPTION_NAMES) == len(K.OPTIONS) == K.N_OPTIONS
 
 # The heuristic's keep values (higher = kept longer; properties are played at once)
 KEEP = {K.PARRY: 8, K.GEISHA: 5, K.DIVERSION: 5, K.BATTLE_CRY: 6, K.TEA: 7, K.JUJUTSU: 6,
@@ -489,6 +496,8 @@ class SamuraiSword(Game):
     )
     length_column = "turns"
     stats = KS.TABLE
+    options = OPTION_NAMES
+    value_n = 5_000
 
     def load_content(self, path: Path) -> Content:
         """Read and validate a content file."""
@@ -537,13 +546,38 @@ class SamuraiSword(Game):
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None, rotation: int = 0,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
-        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats); forbid
+        (players, len(options)) bool denies seat s option o."""
         out = rows if rows is not None else np.zeros((0, KP.N_ROW), np.int64)
-        forbid = np.zeros((MAX_P, K.N_OPTIONS), np.bool_)
+        deny = np.zeros((MAX_P, K.N_OPTIONS), np.bool_)
+        if forbid is not None:
+            f = np.asarray(forbid, np.bool_)
+            if f.ndim != 2 or f.shape[1] != K.N_OPTIONS or f.shape[0] > MAX_P:
+                raise UserError(f"forbid must be (players, {K.N_OPTIONS}) booleans, got shape "
+                                f"{f.shape}")
+            deny[:f.shape[0]] = f
         KP.play_chunk(self.state(prep, aggs, rotation=rotation), np.uint64(seed), first,
-                      count, forbid, out)
+                      count, deny, out)
+
+    def remove_option(self, content: Content, option: int) -> Content | None:
+        """The content without the option's cards (every card kind with that effect), or
+        None for the abilities (Nobunaga's, Ieyasu's draw) and for Weapons, without which
+        the game is no longer a fight."""
+        if not 0 <= option < K.N_OPTIONS:
+            raise UserError(f"option {option} out of range 0-{K.N_OPTIONS - 1}")
+        c: SwordContent = content.data
+        if option == K.WEAPON or option >= K.OPT_NOBUNAGA:
+            return None
+        gone = c.effects == option
+        if not gone.any():
+            return None
+        copies = np.where(gone, 0, c.copies)
+        if sum(c.hands) >= int(copies.sum()):
+            return None
+        return replace(content, name=f"{content.name} without {OPTION_NAMES[option]}",
+                       data=replace(c, copies=copies))
 
     def handle(self, prep: Prepared, seed: int, playout: int,
                rotation: int = 0) -> SwordHandle:
