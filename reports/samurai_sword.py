@@ -9,7 +9,15 @@ from typing import Any
 import polars as pl
 
 from reports import charts as C
-from reports.stats import Estimate, binomial_p, distribution, holm, mean_from_moments, rate
+from reports.stats import (
+    Estimate,
+    binomial_p,
+    distribution,
+    holm,
+    mean_from_moments,
+    rate,
+    ratio_rate,
+)
 from reports.summary import Chart, LongTable, Summary
 
 FLAG_LEVEL = 0.01  # flags at the 99% level, Holm-adjusted within each table
@@ -229,16 +237,22 @@ def other_table(s: dict, long: LongTable) -> pl.DataFrame:
     m = s["misc"]
     games = s["games"]
     scored = int(s["ends"][1] + s["ends"][2] + s["ends"][3] + s["ends"][5])
+    sq = s["clustered"]
+
+    def within(key: str, y: int, x: int) -> Estimate:  # several events per game: clustered
+        return ratio_rate(y, x, *sq[key], games)
+
     items = [
-        ("Weapon attacks parried", rate(m["parried"], m["attacks"])),
-        ("Battle Cry answered with a Parry", rate(m["battle_cry_parries"],
-                                                  m["battle_cry_parries"]
-                                                  + m["battle_cry_wounds"])),
-        ("defeats by a teammate", rate(m["teammate_defeats"], m["defeats"])),
+        ("Weapon attacks parried", within("parried", m["parried"], m["attacks"])),
+        ("Battle Cry answered with a Parry", within(
+            "battle_cry_parried", m["battle_cry_parries"],
+            m["battle_cry_parries"] + m["battle_cry_wounds"])),
+        ("defeats by a teammate", within("teammate_defeats", m["teammate_defeats"],
+                                         m["defeats"])),
         ("Honor games decided by the tie rule", rate(m["tie_decided"], scored)),
         ("games ending with a Deadly Strike", rate(m["deadly_strikes"], games)),
-        ("Bushido Weapons paid with Honor", rate(m["bushido_honor"],
-                                                 m["bushido_honor"] + m["bushido_weapons"])),
+        ("Bushido Weapons paid with Honor", within(
+            "bushido_honor", m["bushido_honor"], m["bushido_honor"] + m["bushido_weapons"])),
         ("games won by a team of several seats", rate(m["shared_wins"], games)),
     ]
     rows = []
@@ -412,7 +426,10 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
          "team's score margin in games decided on Honor."),
         ("Cards", "cards", "How often each card is played per game."),
         ("Other figures", "other", "Parries, ties, Deadly Strikes, Bushido and character "
-         "abilities."),
+         "abilities. Rates over several events of one game (attacks parried, Battle Cries "
+         "parried, defeats by a teammate, Bushido paid with Honor) have cluster-robust "
+         "intervals (ratio estimator over per-game sums), the games being independent, "
+         "not the events."),
     ]
     return Summary(
         title=f"{manifest['game_title']}: balance report ({manifest['players']} players)",

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from kernels.samurai_sword import play as KP
 from kernels.samurai_sword import rules as K
-from kernels.samurai_sword.stats import End, Misc, Team, TeamCount
+from kernels.samurai_sword.stats import End, Misc, Ratio, Square, Team, TeamCount
 from simcli.cli import app
 from simcli.errors import UserError
 from simcli.games.samurai_sword import ROLES, SamuraiSword
@@ -54,9 +54,18 @@ def test_invariants_on_random_games(P, seats, rules):
     start_honor = sum(C.setups[P].honor[r] for r in C.setups[P].roles)
     T = len(C.copies)
     games = 300
+    squares = np.zeros((len(Ratio), len(Square)), np.int64)
     for idx in range(games):
         before = aggs["misc"].copy()
         st, row = play_one(prep, 21, idx, aggs)
+        m = aggs["misc"] - before  # this game's counts
+        for k, y, x in ((Ratio.PARRIED, m[Misc.PARRIED], m[Misc.ATTACKS]),
+                        (Ratio.BATTLE_CRY_PARRIED, m[Misc.BATTLE_CRY_PARRIES],
+                         m[Misc.BATTLE_CRY_PARRIES] + m[Misc.BATTLE_CRY_WOUNDS]),
+                        (Ratio.TEAMMATE_DEFEATS, m[Misc.TEAMMATE_DEFEATS], m[Misc.DEFEATS]),
+                        (Ratio.BUSHIDO_HONOR, m[Misc.BUSHIDO_HONOR],
+                         m[Misc.BUSHIDO_HONOR] + m[Misc.BUSHIDO_WEAPONS])):
+            squares[k] += (y * y, x * x, x * y)
         g = st.game[0]
         seats = st.seats[:P]
         res, honor, hand, props = seats["res"], seats["honor"], seats["hand"], seats["props"]
@@ -95,6 +104,7 @@ def test_invariants_on_random_games(P, seats, rules):
         assert row[KP.R_WINNER] == (int(np.log2(mask)) if bin(mask).count("1") == 1 else -1)
         assert seats["role"][0] == 0  # the Shogun
     assert aggs["ends"].sum() == games and aggs["ends"][End.CAP] == 0
+    assert np.array_equal(aggs["clustered"], squares)  # the per-game sums of squares
     assert aggs["turns"].sum() == games and aggs["team"][:, 0].sum() >= 2 * games
     assert aggs["seat"][:P, :, 0].sum() == games * P == aggs["chars"][:, :, 0].sum()
     assert aggs["seat"][0, 0, 0] == games  # seat 1 is the Shogun
@@ -158,6 +168,25 @@ def test_core_stats_and_own_metrics(tmp_path):
         pytest.approx(1.0)
     for e in by.values():
         assert e.lo <= e.value <= e.hi
+
+
+def test_rates_over_events_within_a_game_have_clustered_intervals(tmp_path):
+    """The report's per-attack and per-defeat rates use the per-game sums (ratio
+    estimator), not a binomial over events."""
+    from reports import samurai_sword as R
+    from reports.stats import rate, ratio_rate
+    from simcli.games.samurai_sword import named_stats
+    aggs = aggregates(config(tmp_path, n=1000))
+    table = R.other_table(named_stats(aggs, C, 5), R.LongTable())
+    row = table.filter(table["figure"] == "Weapon attacks parried").row(0, named=True)
+    m = aggs["misc"]
+    want = ratio_rate(m[Misc.PARRIED], m[Misc.ATTACKS], *aggs["clustered"][Ratio.PARRIED],
+                      1000)
+    plain = rate(int(m[Misc.PARRIED]), int(m[Misc.ATTACKS]))
+    assert (row["value"], row["ci_low"], row["ci_high"]) == pytest.approx(
+        (want.value, want.lo, want.hi))
+    assert row["ci_high"] - row["ci_low"] != pytest.approx(plain.hi - plain.lo)
+    assert aggs["clustered"][Ratio.PARRIED, Square.XX] > m[Misc.ATTACKS]  # several a game
 
 
 def test_heuristic_ninjas_beat_random_ninjas():

@@ -50,7 +50,7 @@ from kernels import events as ev
 from kernels import rng as streams
 from kernels.config import INLINE, NO_ALLOC
 from kernels.rng import STATE_SIZE, below, seed_lanes, shuffle
-from kernels.samurai_sword.stats import End, Misc, Role, Team
+from kernels.samurai_sword.stats import End, Misc, Ratio, Role, Square, Team
 
 # Compile flags. CALLEE: a function only other kernels call, compiled without the Python
 # wrapper that would unbox the state (most of a small function's compile time); it
@@ -1451,6 +1451,14 @@ def count_end(st):
     aggs = st.aggs
     for k in range(N_MISC):
         aggs.misc[k] += g.misc[k]
+    m = g.misc
+    cluster(aggs.clustered, Ratio.PARRIED, m[Misc.PARRIED], m[Misc.ATTACKS])
+    cluster(aggs.clustered, Ratio.BATTLE_CRY_PARRIED, m[Misc.BATTLE_CRY_PARRIES],
+            m[Misc.BATTLE_CRY_PARRIES] + m[Misc.BATTLE_CRY_WOUNDS])
+    cluster(aggs.clustered, Ratio.TEAMMATE_DEFEATS, m[Misc.TEAMMATE_DEFEATS],
+            m[Misc.DEFEATS])
+    cluster(aggs.clustered, Ratio.BUSHIDO_HONOR, m[Misc.BUSHIDO_HONOR],
+            m[Misc.BUSHIDO_HONOR] + m[Misc.BUSHIDO_WEAPONS])
     for c in range(g.n_types):
         aggs.cards[c] += g.played[c]
     reason = g.end
@@ -1487,6 +1495,15 @@ def count_end(st):
         aggs.seat[s, seat.role, 1] += won
         aggs.chars[seat.char, seat.role, 0] += 1
         aggs.chars[seat.char, seat.role, 1] += won
+
+
+@njit(**CALLEE)
+def cluster(sq, k, y, x):
+    """One game's y successes out of x observations into the per-game sums of squares of
+    ratio k (stats.Square)."""
+    sq[k, Square.YY] += y * y
+    sq[k, Square.XX] += x * x
+    sq[k, Square.XY] += x * y
 
 
 @njit(**NO_ALLOC)

@@ -662,6 +662,9 @@ def named_stats(aggs: dict[str, np.ndarray], c: SwordContent, players: int) -> d
         "card_copies": c.copies,
         "card_played": aggs["cards"],
         "misc": {k: int(v) for k, v in misc.items()},
+        # per rate counted over events within a game: (sum y_g^2, sum x_g^2, sum x_g y_g)
+        "clustered": {k: tuple(int(x) for x in v)
+                      for k, v in columns(STAT["clustered"], aggs["clustered"], 0).items()},
     }
 
 
