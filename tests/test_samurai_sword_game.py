@@ -313,48 +313,70 @@ def line_of(path, needle):
     return next(i for i, t in enumerate(path.read_text().splitlines(), 1) if needle in t)
 
 
-def test_bad_weapon_field_names_line_and_field(tmp_path):
-    path = edited(tmp_path, '"Nodachi", effect = "weapon", difficulty = 3',
-                  '"Nodachi", effect = "weapon", difficulty = 0')
-    msg = error_of(path)
-    assert f"line {line_of(path, 'Nodachi')}" in msg and "'difficulty'" in msg
-    assert "Nodachi" in msg
+# (old text, new text, the field the error names): each must give one line naming the
+# line of the new text and the field, from the schema (types, ranges, unknown keys) or the
+# checks across fields.
+BAD_CONTENT = [
+    ('"Nodachi", effect = "weapon", difficulty = 3', '"Nodachi", effect = "weapon", '
+     'difficulty = 0', "deck.cards[8].difficulty"),
+    ('"Nodachi", effect = "weapon", difficulty = 3', '"Nodachi", effect = "weapon", '
+     'difficulty = "far"', "deck.cards[8].difficulty"),
+    ('"Kanabo", effect = "weapon", difficulty = 3, damage = 2',
+     '"Kanabo", effect = "weapon", difficulty = 3', "deck.cards[7]"),
+    ('"Geisha", effect = "geisha"', '"Geisha", effect = "singer"', "deck.cards[18].effect"),
+    ('"Parry", effect = "parry", copies = 15', '"Parry", effect = "parry", copies = 15, '
+     'damage = 2', "deck.cards[17].damage"),
+    ('"Parry", effect = "parry", copies = 15', '"Parry", effect = "parry", copies = 0',
+     "deck.cards[17].copies"),
+    ('"Parry", effect = "parry", copies = 15', '"Parry", effect = "parry", copies = 1.5',
+     "deck.cards[17].copies"),
+    ('"Bo", effect', '"Bokken", effect', "deck.cards[3].name"),
+    ('"Bo", effect', '"", effect', "deck.cards[3].name"),
+    ('ability = "tomoe"', 'ability = "archer"', "characters.list[10].ability"),
+    ('resilience = 5, ability = "musashi"', 'resilience = 5, ability = "musashi", colour = 1',
+     "characters.list[8].colour"),
+    ('name = "Hanzo", resilience = 4', 'name = "Hanzo", resilience = 10',
+     "characters.list[4].resilience"),
+    ('name = "Hanzo", resilience = 4', 'name = "Benkei", resilience = 4',
+     "characters.list[4].name"),
+    ('roles = ["shogun", "samurai", "ronin", "ninja", "ninja"]',
+     'roles = ["shogun", "samurai", "ronin", "ninja"]', "players.5.roles"),
+    ('roles = ["shogun", "samurai", "ronin", "ninja", "ninja"]',
+     'roles = ["shogun", "samurai", "ronin", "ninja", "daimyo"]', "players.5.roles[4]"),
+    ('roles = ["shogun", "samurai", "ronin", "ninja", "ninja"]',
+     'roles = ["shogun", "shogun", "ronin", "ninja", "ninja"]', "players.5.roles"),
+    ("honor = { shogun = 5, samurai = 3, ronin = 3, ninja = 3 }",
+     "honor = { shogun = 5, samurai = 3, ninja = 3, ronin = 0 }", "players.5.honor.ronin"),
+    ("honor = { shogun = 5, samurai = 3, ronin = 3, ninja = 3 }",
+     "honor = { shogun = 5, samurai = 3, ninja = 3 }", "players.5.honor"),
+    ("honor = { shogun = 5, samurai = 3, ronin = 3, ninja = 3 }",
+     "honor = { shogun = 5, samurai = 3, ronin = 3, ninja = 3, daimyo = 1 }",
+     "players.5.honor.daimyo"),
+    ("shogun_bushido_honor = false", "shogun_bushido_honor = 0",
+     "players.3.shogun_bushido_honor"),
+    ("shogun_extra_draw = 1", "shogun_extra_draw = -1", "players.3.shogun_extra_draw"),
+    ("[players.7]", "[players.9]", "players.9"),
+    ("hand_limit = 7", "hand_limit = 0", "rules.hand_limit"),
+    ("hand_limit = 7", "hand_limit = true", "rules.hand_limit"),
+    ("hand_limit = 7", "hand_size = 5\nhand_limit = 7", "rules.hand_size"),
+    ("hands = [4, 5, 5, 6, 6, 7, 7]", "hands = [4, 5, 5]", "rules.hands"),
+    ("hands = [4, 5, 5, 6, 6, 7, 7]", "hands = [4, 5, 5, 6, 6, 7, 70]", "rules.hands[6]"),
+    ("hands = [4, 5, 5, 6, 6, 7, 7]", "hands = [20, 20, 20, 20, 20, 20, 20]", "rules.hands"),
+    ('description = "Base game', 'colour = "red"\ndescription = "Base game',
+     "content.colour"),
+    ('game = "samurai-sword"', 'game = "samsara"', "content.game"),
+]
 
 
-def test_unknown_effect_and_ability_and_fields(tmp_path):
-    path = edited(tmp_path, '"Geisha", effect = "geisha"', '"Geisha", effect = "singer"')
+@pytest.mark.parametrize(("old", "new", "field"), BAD_CONTENT)
+def test_each_bad_content_value_is_one_line_naming_line_and_field(tmp_path, old, new, field):
+    path = edited(tmp_path, old, new)
     msg = error_of(path)
-    assert f"line {line_of(path, 'singer')}" in msg and "'effect'" in msg
-    path = edited(tmp_path, 'ability = "tomoe"', 'ability = "archer"')
-    msg = error_of(path)
-    assert f"line {line_of(path, 'archer')}" in msg and "'ability'" in msg
-    msg = error_of(edited(tmp_path, '"Parry", effect = "parry"',
-                          '"Parry", effect = "parry", damage = 2'))
-    assert "'damage'" in msg and "Weapons only" in msg
-    assert "twice" in error_of(edited(tmp_path, '"Bo", effect', '"Bokken", effect'))
-    assert "unknown field 'colour'" in error_of(
-        edited(tmp_path, 'resilience = 5, ability = "musashi"',
-               'resilience = 5, ability = "musashi", colour = 1'))
-
-
-def test_bad_player_setups_name_line_and_field(tmp_path):
-    short = 'roles = ["shogun", "samurai", "ronin", "ninja"]'
-    path = edited(tmp_path, 'roles = ["shogun", "samurai", "ronin", "ninja", "ninja"]', short)
-    msg = error_of(path)
-    assert "[players.5]" in msg and "'roles'" in msg and f"line {line_of(path, short)}" in msg
-    no_ronin = "honor = { shogun = 5, samurai = 3, ninja = 3, ronin = 0 }"
-    path = edited(tmp_path, "honor = { shogun = 5, samurai = 3, ronin = 3, ninja = 3 }",
-                  no_ronin)
-    msg = error_of(path)
-    assert "'ronin'" in msg and f"line {line_of(path, no_ronin)}" in msg
-    path = edited(tmp_path, "shogun_bushido_honor = false", "shogun_bushido_honor = 0")
-    msg = error_of(path)
-    assert "'shogun_bushido_honor'" in msg
-    assert f"line {line_of(path, 'shogun_bushido_honor = 0')}" in msg
-    assert "player count '9'" in error_of(edited(tmp_path, "[players.7]", "[players.9]"))
-    path = edited(tmp_path, "hand_limit = 7", "hand_limit = 0")
-    msg = error_of(path)
-    assert "'hand_limit'" in msg and f"line {line_of(path, 'hand_limit = 0')}" in msg
+    pairs = zip(STANDARD.read_text().splitlines(), path.read_text().splitlines(), strict=False)
+    changed = next(i for i, (a, b) in enumerate(pairs, 1) if a != b)  # the edited line
+    assert "\n" not in msg and str(path) in msg
+    assert f"line {changed}:" in msg, msg
+    assert f"field '{field}'" in msg, msg
 
 
 def test_malformed_toml_and_missing_setup(tmp_path):
@@ -443,9 +465,12 @@ def test_content_beyond_the_kernels_capacities_is_refused(tmp_path):
                    f'copies = 1 }},\n' for i in range(10))
     path = tmp_path / "many.toml"
     path.write_text(text.replace("cards = [\n", "cards = [\n" + many, 1))
-    assert "at most 32 kinds of card" in error_of(path)
+    assert "field 'deck.cards'" in error_of(path) and "length <= 32" in error_of(path)
     path.write_text(text.replace('"Parry", effect = "parry", copies = 15',
                                  '"Parry", effect = "parry", copies = 99')
                     .replace('"Geisha", effect = "geisha", copies = 6',
                              '"Geisha", effect = "geisha", copies = 99'))
     assert "256 cards" in error_of(path)
+    no_parry = text.replace('"Parry", effect = "parry"', '"Parry", effect = "geisha"')
+    path.write_text(no_parry)
+    assert "at least one card with effect 'parry'" in error_of(path)
