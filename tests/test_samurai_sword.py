@@ -381,8 +381,9 @@ def test_hanzo_parries_with_a_weapon_unless_it_is_his_only_card():
     t.play(0, "Battle Cry")
     assert t.res(1) == 1 and t.hand_of(1) == Counter({"Daikyu": 1})
     t.g["weapons_played"] = 0
-    t.play(0, "Bokken", 1)  # his only card: no parry
-    assert t.res(1) == 0
+    t.decide_for(0)
+    t.h.apply(t.code(0, "Bokken", 1))  # his only card: no parry, not even a decision
+    assert t.h.current_player() == 0 and t.g["phase"] == K.PH_PLAY and t.res(1) == 0
 
 
 def test_hideyoshi_draws_three_and_others_two():
