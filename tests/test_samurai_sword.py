@@ -20,6 +20,7 @@ CONTENT = GAME.load_content(GAME.content_path(None))
 C = CONTENT.data
 T = len(C.card_names)
 TYPE = {name: i for i, name in enumerate(C.card_names)}
+AFTER_RECOVER = ["bushido-timing=after-recover"]  # Bushido at the end of Recover
 TEAM_OF_ROLE = {0: Team.SHOGUN, 1: Team.SHOGUN, 2: Team.NINJA, 3: Team.RONIN}
 
 
@@ -229,7 +230,8 @@ def test_rulebook_scoring_example_six_players_daimyo_tie():
 def test_rulebook_scoring_example_played_to_the_end():
     """The example's position reached in play: the last Ninja's Honor goes to Bushido."""
     roles = ["shogun", "samurai", "ronin", "ninja", "ninja", "ninja"]
-    t = Pos(6, roles=roles, honor=[1, 3, 3, 2, 3, 1], deck=["Parry"] * 5 + ["Bokken"])
+    t = Pos(6, roles=roles, honor=[1, 3, 3, 2, 3, 1], deck=["Parry"] * 5 + ["Bokken"],
+            rules=AFTER_RECOVER)
     for s, m in enumerate([1, 2, 3, 1, 1, 1]):
         t.set(s, mult=m)
     t.give(0, "Daimyo").give(1, "Daimyo").give(5, "Parry").put(5, "Bushido")
@@ -379,8 +381,9 @@ def test_hanzo_parries_with_a_weapon_unless_it_is_his_only_card():
     t.play(0, "Battle Cry")
     assert t.res(1) == 1 and t.hand_of(1) == Counter({"Daikyu": 1})
     t.g["weapons_played"] = 0
-    t.play(0, "Bokken", 1)  # his only card: no parry
-    assert t.res(1) == 0
+    t.decide_for(0)
+    t.h.apply(t.code(0, "Bokken", 1))  # his only card: no parry, not even a decision
+    assert t.h.current_player() == 0 and t.g["phase"] == K.PH_PLAY and t.res(1) == 0
 
 
 def test_hideyoshi_draws_three_and_others_two():
@@ -567,7 +570,8 @@ def test_properties_stay_in_play_and_only_one_bushido_at_a_time():
 # --- Bushido ------------------------------------------------------------------------------
 
 def test_bushido_weapon_flip_costs_a_weapon_and_passes_left():
-    t = Pos(4, deck=["Parry"] * 5 + ["Bokken"]).put(1, "Bushido").give(1, "Daikyu", "Kiseru")
+    t = Pos(4, deck=["Parry"] * 5 + ["Bokken"], rules=AFTER_RECOVER)
+    t.put(1, "Bushido").give(1, "Daikyu", "Kiseru")
     t.start(1)
     assert t.g["phase"] == K.PH_BUSHIDO and t.h.current_player() == 1
     t.h.step()  # the heuristic gives its weakest Weapon; then its Draw phase
@@ -577,33 +581,89 @@ def test_bushido_weapon_flip_costs_a_weapon_and_passes_left():
 
 
 def test_bushido_weapon_flip_without_a_weapon_costs_honor_and_bushido_goes():
-    t = Pos(4, deck=["Parry"] * 5 + ["Bokken"]).put(1, "Bushido").give(1, "Parry")
+    t = Pos(4, deck=["Parry"] * 5 + ["Bokken"], rules=AFTER_RECOVER)
+    t.put(1, "Bushido").give(1, "Parry")
     t.start(1)
     assert t.honor(1) == 2 and t.g["bushido"] == -1
     assert t.discards() == Counter({"Bokken": 1, "Bushido": 1}) and t.end == End.NONE
-    u = Pos(4, deck=["Bokken"], honor=[3, 1, 3, 3]).put(1, "Bushido")
+    u = Pos(4, deck=["Bokken"], honor=[3, 1, 3, 3], rules=AFTER_RECOVER)
+    u.put(1, "Bushido")
     u.start(1)
     assert u.honor(1) == 0 and u.end == End.HONOR_BUSHIDO and u.h.is_over()
 
 
 def test_bushido_non_weapon_flip_passes_left_from_the_last_seat_to_the_shogun():
-    t = Pos(4, deck=["Parry"] * 5).put(3, "Bushido")
+    t = Pos(4, deck=["Parry"] * 5, rules=AFTER_RECOVER).put(3, "Bushido")
     t.start(3)
     assert t.g["bushido"] == 0 and t.honor(3) == 3 and t.discards() == Counter(
         {"Parry": 1})
 
 
 def test_bushido_resolves_in_the_recover_phase_before_the_draw():
-    t = Pos(4, deck=["Parry"] * 5 + ["Parry", "Parry", "Bokken"]).put(1, "Bushido")
+    t = Pos(4, deck=["Parry"] * 5 + ["Parry", "Parry", "Bokken"], rules=AFTER_RECOVER)
+    t.put(1, "Bushido")
     t.start(1)
     assert t.honor(1) == 2 and t.hand_of(1) == Counter({"Parry": 2})
 
 
 def test_random_bushido_choice_is_a_decision_between_honor_and_each_weapon_kind():
-    t = Pos(4, policy="random", deck=["Parry"] * 5 + ["Bokken"]).put(1, "Bushido")
+    t = Pos(4, policy="random", deck=["Parry"] * 5 + ["Bokken"], rules=AFTER_RECOVER)
+    t.put(1, "Bushido")
     t.give(1, "Kiseru", "Kiseru", "Daikyu", "Parry")
     t.start(1)
     assert t.h.legal_actions() == [K.PASS, K.GIVE + TYPE["Kiseru"], K.GIVE + TYPE["Daikyu"]]
+
+
+def lone(P, **kw):
+    """A position where nobody but the player whose turn it is has resilience to attack."""
+    return Pos(P, res=[0] * P, **kw)
+
+
+def test_bushido_resolves_when_the_turn_is_over_by_default():
+    """The printed 'if Bushido is still in front of you when your turn is over': the flip
+    comes after the Draw phase (the Bokken under the two Parries drawn)."""
+    t = lone(4, deck=["Parry"] * 5 + ["Bokken", "Parry", "Parry"]).put(1, "Bushido")
+    t.give(1, "Daikyu", "Kiseru")
+    t.start(1)
+    assert t.g["phase"] == K.PH_PLAY and t.g["bushido"] == 1 and t.discards() == Counter()
+    t.finish_turn()  # ends its turn; Bokken turns up: the heuristic gives its Kiseru
+    assert t.hand_of(1) == Counter({"Daikyu": 1, "Parry": 2}) and t.honor(1) == 3
+    assert t.g["bushido"] == 2 and t.props_of(2) == Counter({"Bushido": 1})
+    assert t.discards() == Counter({"Bokken": 1, "Kiseru": 1})
+    assert t.misc[Misc.BUSHIDO_FLIPS] == 1 and t.misc[Misc.BUSHIDO_WEAPONS] == 1
+
+
+def test_bushido_at_the_turn_end_costs_honor_without_a_weapon_and_can_end_the_game():
+    t = lone(4, deck=["Parry"] * 5 + ["Bokken", "Parry", "Parry"]).put(1, "Bushido")
+    t.turn(1)
+    assert t.honor(1) == 2 and t.g["bushido"] == -1 and t.end == End.NONE
+    assert t.discards() == Counter({"Bokken": 1, "Bushido": 1})
+    assert t.misc[Misc.BUSHIDO_HONOR] == 1
+    u = lone(4, deck=["Parry"] * 5 + ["Bokken", "Parry", "Parry"], honor=[3, 1, 3, 3])
+    u.put(1, "Bushido").turn(1)
+    assert u.honor(1) == 0 and u.end == End.HONOR_BUSHIDO and u.h.is_over()
+
+
+def test_bushido_at_the_turn_end_passes_left_on_a_non_weapon():
+    t = lone(4, deck=["Parry"] * 8).put(3, "Bushido").turn(3)
+    assert t.g["bushido"] == 0 and t.honor(3) == 3 and t.discards() == Counter({"Parry": 1})
+
+
+def test_geisha_on_yourself_sheds_bushido_before_the_turn_is_over():
+    t = lone(4, deck=["Parry"] * 5 + ["Bokken", "Parry", "Parry"]).put(1, "Bushido")
+    t.give(1, "Geisha").start(1)
+    t.play(1, "Geisha", 1, TYPE["Bushido"]).finish_turn()
+    assert t.honor(1) == 3 and t.g["bushido"] == -1 and t.misc[Misc.BUSHIDO_FLIPS] == 0
+    u = lone(4, deck=["Parry"] * 5 + ["Bokken"], rules=AFTER_RECOVER)
+    u.put(1, "Bushido").give(1, "Geisha").start(1)
+    assert u.honor(1) == 2 and u.g["bushido"] == -1  # resolved before the Geisha could be
+
+
+def test_three_player_shogun_discards_bushido_at_the_turn_end():
+    t = lone(3, honor=[6, 3, 3], deck=["Parry"] * 5 + ["Bokken", "Parry", "Parry", "Parry"])
+    t.put(0, "Bushido").give(0, "Kiseru").turn(0)
+    assert t.honor(0) == 6 and t.g["bushido"] == -1 and t.discards()["Bushido"] == 1
+    assert t.hand_of(0) == Counter({"Kiseru": 1, "Parry": 3})
 
 
 # --- defeat and the end of the game -------------------------------------------------------
@@ -707,17 +767,36 @@ def test_three_player_shogun_draws_three_plays_two_weapons_and_ignores_bushido_h
     t = Pos(3, honor=[6, 3, 3]).start(0)
     assert t.hand_of(0) == Counter({"Parry": 3})
     assert t.weapons_allowed(0) == 2 and t.weapons_allowed(1) == 1
-    u = Pos(3, honor=[6, 3, 3], deck=["Parry"] * 5 + ["Bokken"]).put(0, "Bushido")
+    u = Pos(3, honor=[6, 3, 3], deck=["Parry"] * 5 + ["Bokken"], rules=AFTER_RECOVER)
+    u.put(0, "Bushido")
     u.give(0, "Kiseru").start(0)
     assert u.honor(0) == 6 and u.hand_of(0) == Counter({"Kiseru": 1, "Parry": 3})
     assert u.g["bushido"] == -1 and u.discards()["Bushido"] == 1
 
 
-def test_three_players_have_no_swordmaster():
-    t = everyone_holds(Pos(3, res=[5, 1, 0], honor=[6, 3, 3]))
+@pytest.mark.parametrize(("rule", "end"), [("shogun-immune", End.SWORDMASTER),
+                                           ("none", End.NONE)])
+def test_three_player_shogun_left_alone_wins_by_the_swordmaster_unless_none(rule, end):
+    t = everyone_holds(Pos(3, res=[5, 1, 0], honor=[6, 3, 3], rules=[f"swordmaster-3p={rule}"]))
     t.take_all(1).give(1, "Geisha").give(0, "Bokken")
-    t.play(0, "Bokken", 1)
-    assert t.end == End.NONE
+    t.play(0, "Bokken", 1)  # the Shogun defeats a Ninja; the other Ninja is down
+    assert t.end == end
+    if end == End.SWORDMASTER:
+        assert t.g["sword"] == Team.SHOGUN and t.h.outcome()["winners"] == [1]
+
+
+@pytest.mark.parametrize("rule", ["shogun-immune", "none"])
+def test_three_player_shogun_is_not_subject_to_a_ninjas_swordmaster(rule):
+    """'The Victory of the Swordmaster doesn't affect me': a Ninja who defeats the Shogun
+    while the other Ninja is down does not win; play goes on (in 4 players it wins)."""
+    t = everyone_holds(Pos(3, res=[1, 5, 0], honor=[6, 3, 3], rules=[f"swordmaster-3p={rule}"]))
+    t.take_all(0).give(0, "Geisha").give(1, "Bokken")
+    t.play(1, "Bokken", 0)
+    assert t.res(0) == 0 and t.end == End.NONE and t.g["sword"] == -1
+    u = everyone_holds(Pos(4, res=[1, 5, 0, 0], rules=[f"swordmaster-3p={rule}"]))
+    u.take_all(0).give(0, "Geisha").give(1, "Bokken")
+    u.play(1, "Bokken", 0)
+    assert u.end == End.SWORDMASTER and u.g["sword"] == Team.NINJA
 
 
 def dealt(P, seed):

@@ -50,7 +50,7 @@ from kernels import events as ev
 from kernels import rng as streams
 from kernels.config import INLINE, NO_ALLOC
 from kernels.rng import STATE_SIZE, below, seed_lanes, shuffle
-from kernels.samurai_sword.stats import End, Misc, Role, Team
+from kernels.samurai_sword.stats import End, Misc, Ratio, Role, Square, Team
 
 # Compile flags. CALLEE: a function only other kernels call, compiled without the Python
 # wrapper that would unbox the state (most of a small function's compile time); it
@@ -124,7 +124,7 @@ PI_DEADLY = np.int64(4)
 PI_SH_DRAW = np.int64(5)  # extra cards the Shogun draws
 PI_SH_WEAPONS = np.int64(6)  # extra Weapons the Shogun may play
 PI_SH_BUSHIDO = np.int64(7)  # 1: the Shogun loses Honor to Bushido like anyone; 0: discards it
-PI_SWORD = np.int64(8)  # Victory of the Swordmaster in use
+PI_SWORD = np.int64(8)  # Victory of the Swordmaster: SWORD_NONE, SWORD_ALL or SWORD_SHOGUN
 PI_TEAMMATE_END = np.int64(9)  # 1: a teammate's defeat leaving one player with resilience ends
 PI_SWORD_FIRST = np.int64(10)  # 1: Swordmaster beats a simultaneous last-Honor end
 PI_RESHUFFLE_NOW = np.int64(11)  # 1: reshuffle as soon as the deck is empty; 0: when needed
@@ -134,7 +134,12 @@ PI_MAX_TURNS = np.int64(14)
 PI_LATE_HONOR = np.int64(15)  # heuristic: keep Daimyo once someone has this much Honor or less
 PI_BUSHIDO_SELF = np.int64(16)  # 1: Bushido may be played in front of its own player
 PI_MULT_TOP = np.int64(17)  # multiplier of the Ninja with most stars (0: none)
-N_PI = 18
+PI_BUSHIDO_END = np.int64(18)  # 1: Bushido resolves when its player's turn is over; 0: at Recover
+N_PI = 19
+
+SWORD_NONE = np.int64(0)  # no Victory of the Swordmaster
+SWORD_ALL = np.int64(1)  # whoever is left alone with resilience wins
+SWORD_SHOGUN = np.int64(2)  # the Shogun is not subject to it: only the Shogun's team wins by it
 
 MAX_TURNS = 2000
 PLAYS_PER_TURN = np.int64(500)  # safety cap on plays in one turn
@@ -163,6 +168,7 @@ ST_MASS = np.int64(12)  # Battle Cry or Jujutsu: the next player it hits
 ST_HAND_LIMIT = np.int64(13)  # Discard phase
 ST_TURN_END = np.int64(14)
 ST_FINISH = np.int64(15)  # score the game and count its statistics
+ST_END_BUSHIDO = np.int64(16)  # the turn is over: Bushido in front of the player resolves
 
 # Options a player may be forbidden (forbid[seat, option]): a card kind played, parrying,
 # and the two optional abilities. Passing and forced discards are never forbidden.
@@ -615,7 +621,7 @@ def defeat(t, q, by):
     note(t, by, EV_HONOR, np.int64(1), winner.honor, HONOR_DEFEAT, q)
     honor_out = loser.honor <= 0
     alone = NONE  # the only seat with resilience left
-    if g.param[PI_SWORD] == 1:
+    if g.param[PI_SWORD] != SWORD_NONE:
         n = 0
         for r in range(g.players):
             if t.seats[r].res > 0:
@@ -623,6 +629,8 @@ def defeat(t, q, by):
                 alone = r
         if n != 1:
             alone = NONE
+        elif g.param[PI_SWORD] == SWORD_SHOGUN and t.seats[alone].team != Team.SHOGUN:
+            alone = NONE  # the Shogun is not subject to it: a rival alone does not end it
     if alone >= 0 and not mate and (g.param[PI_SWORD_FIRST] == 1 or not honor_out):
         g.sword = t.seats[alone].team
         end_game(t, np.int64(End.SWORDMASTER))
@@ -971,8 +979,7 @@ def decide(t, phase, seat):
 
 @njit(**CALLEE)
 def start_turn(t):
-    """Recover (resilience back at 0), then Bushido in front of the player: turn up the
-    deck's top card; a Weapon costs a Weapon from hand (Bushido passes on) or 1 Honor."""
+    """Recover (resilience back at 0), then (rule bushido-timing=after-recover) Bushido."""
     g = t.game[0]
     p = g.actor
     s = t.seats[p]
@@ -982,6 +989,25 @@ def start_turn(t):
         s.res = s.max_res
         note(t, p, EV_RECOVER, s.res, NIL, NIL, NIL)
     g.phase = ST_DRAW
+    if g.param[PI_BUSHIDO_END] == 0:
+        bushido_flip(t, p)
+
+
+@njit(**CALLEE)
+def after_bushido(t):
+    """The step after Bushido resolved: the Draw phase (resolved at Recover) or the next
+    seat (resolved at the end of the turn, or the game over)."""
+    g = t.game[0]
+    return ST_TURN_END if g.end != End.NONE or g.param[PI_BUSHIDO_END] == 1 else ST_DRAW
+
+
+@njit(**CALLEE)
+def bushido_flip(t, p):
+    """Bushido in front of p: turn up the deck's top card; a Weapon costs a Weapon from
+    hand (Bushido passes on) or 1 Honor (Bushido is discarded); else it passes on."""
+    g = t.game[0]
+    s = t.seats[p]
+    g.phase = after_bushido(t)
     if g.bushido != p:
         return
     t.game[0].misc[Misc.BUSHIDO_FLIPS] += 1
@@ -1027,7 +1053,7 @@ def pass_bushido(t, p):
     t.seats[nxt].prop_n[BUSHIDO - FOCUS] += 1
     g.bushido = nxt
     note(t, p, EV_BUSHIDO_MOVE, nxt, NIL, NIL, NIL)
-    g.phase = ST_TURN_END if g.end != End.NONE else ST_DRAW
+    g.phase = after_bushido(t)
 
 
 @njit(**CALLEE)
@@ -1040,7 +1066,7 @@ def drop_bushido(t, p):
     to_discard(t, bt)
     g.bushido = -1
     note(t, p, EV_BUSHIDO_MOVE, NONE, NIL, NIL, NIL)
-    g.phase = ST_TURN_END if g.end != End.NONE else ST_DRAW
+    g.phase = after_bushido(t)
 
 
 @njit(**CALLEE)
@@ -1313,7 +1339,9 @@ def advance(t):
             if t.seats[g.actor].hand_n > g.param[PI_LIMIT]:
                 decide(t, PH_DISCARD, g.actor)
             else:
-                g.phase = ST_TURN_END
+                g.phase = ST_END_BUSHIDO if g.param[PI_BUSHIDO_END] == 1 else ST_TURN_END
+        elif ph == ST_END_BUSHIDO:
+            bushido_flip(t, g.actor)
         elif ph == ST_TURN_END:  # the next seat clockwise, unless the game ended or capped
             g.turns += 1
             g.phase = ST_FINISH
@@ -1423,6 +1451,14 @@ def count_end(st):
     aggs = st.aggs
     for k in range(N_MISC):
         aggs.misc[k] += g.misc[k]
+    m = g.misc
+    cluster(aggs.clustered, Ratio.PARRIED, m[Misc.PARRIED], m[Misc.ATTACKS])
+    cluster(aggs.clustered, Ratio.BATTLE_CRY_PARRIED, m[Misc.BATTLE_CRY_PARRIES],
+            m[Misc.BATTLE_CRY_PARRIES] + m[Misc.BATTLE_CRY_WOUNDS])
+    cluster(aggs.clustered, Ratio.TEAMMATE_DEFEATS, m[Misc.TEAMMATE_DEFEATS],
+            m[Misc.DEFEATS])
+    cluster(aggs.clustered, Ratio.BUSHIDO_HONOR, m[Misc.BUSHIDO_HONOR],
+            m[Misc.BUSHIDO_HONOR] + m[Misc.BUSHIDO_WEAPONS])
     for c in range(g.n_types):
         aggs.cards[c] += g.played[c]
     reason = g.end
@@ -1459,6 +1495,15 @@ def count_end(st):
         aggs.seat[s, seat.role, 1] += won
         aggs.chars[seat.char, seat.role, 0] += 1
         aggs.chars[seat.char, seat.role, 1] += won
+
+
+@njit(**CALLEE)
+def cluster(sq, k, y, x):
+    """One game's y successes out of x observations into the per-game sums of squares of
+    ratio k (stats.Square)."""
+    sq[k, Square.YY] += y * y
+    sq[k, Square.XX] += x * x
+    sq[k, Square.XY] += x * y
 
 
 @njit(**NO_ALLOC)

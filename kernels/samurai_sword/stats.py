@@ -93,6 +93,26 @@ class Misc(IntEnum):
     PLAYS = 22  # cards played and Nobunaga draws
 
 
+class Ratio(IntEnum):
+    """Rates counted over several events of one game (successes / observations, from
+    Misc): attacks parried, Battle Cry targets that parried, defeats by a teammate,
+    Bushido Weapons paid with Honor."""
+
+    PARRIED = 0  # PARRIED / ATTACKS
+    BATTLE_CRY_PARRIED = 1  # BATTLE_CRY_PARRIES / (BATTLE_CRY_PARRIES + BATTLE_CRY_WOUNDS)
+    TEAMMATE_DEFEATS = 2  # TEAMMATE_DEFEATS / DEFEATS
+    BUSHIDO_HONOR = 3  # BUSHIDO_HONOR / (BUSHIDO_HONOR + BUSHIDO_WEAPONS)
+
+
+class Square(IntEnum):
+    """Per-game sums of squares of a ratio's successes y_g and observations x_g, summed
+    over games: y_g^2, x_g^2, x_g y_g (for the cluster-robust interval)."""
+
+    YY = 0
+    XX = 1
+    XY = 2
+
+
 N_LEN = 400  # game length histogram bins, in turns (last: that many or more)
 N_RESH = 16  # reshuffle histogram bins
 N_MARGIN = 64  # winning margin histogram bins
@@ -114,6 +134,9 @@ TABLE = (
          "per team present in a scored game: count, sum and sum of squares of its score"),
     Stat("cards", ("card",), "cards", "cards of each type played from hand"),
     Stat("misc", (Misc,), "events", "counts of attacks, parries, wounds, abilities ..."),
+    Stat("clustered", (Ratio, Square), "events^2",
+         "per rate counted over events within a game: sums over games of y_g^2, x_g^2 and "
+         "x_g y_g (y successes, x observations in game g)"),
 )
 
 SwordAggs = aggregates_type(TABLE, "SwordAggs", module=__name__)

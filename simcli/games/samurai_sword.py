@@ -3,11 +3,11 @@ kernels count, the kernel driver and the step-by-step handle (`simcli replay`)."
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+import msgspec
 import numpy as np
 
 from kernels.samurai_sword import play as KP
@@ -15,17 +15,9 @@ from kernels.samurai_sword import players as KPL
 from kernels.samurai_sword import rules as K
 from kernels.samurai_sword import stats as KS
 from kernels.stat_table import as_tuple, columns
+from simcli.content import Document, read_document
 from simcli.errors import UserError
-from simcli.games.base import (
-    Content,
-    CoreStats,
-    Game,
-    RuleOption,
-    at_line,
-    line_of,
-    read_content,
-    sha256,
-)
+from simcli.games.base import Content, CoreStats, Game, RuleOption, sha256
 from simcli.games.handle import GameHandle
 
 EFFECTS = {
@@ -47,6 +39,13 @@ END_REASONS = ("playing", "Honor out: a defeat", "Honor out: deck reshuffle",
                "one left with resilience after a teammate's defeat (scored)", "turn cap")
 MIN_P, MAX_P = 3, K.MAX_P
 LATE_HONOR = 2  # the heuristic keeps Daimyo once someone has this much Honor or less
+# The options a player can be denied (`simcli value`), in the kernel's forbid columns
+# (rules.OPTIONS): playing each card kind, parrying (a Parry, or Hanzo's Weapon, against a
+# Weapon or a Battle Cry), Nobunaga's draw and Ieyasu's draw from the discard pile.
+OPTION_NAMES = ("Weapon", "Parry", "Geisha", "Diversion", "Battle Cry", "Tea Ceremony",
+                "Jujutsu", "Breathing", "Daimyo", "Focus", "Armor", "Fast Draw", "Bushido",
+                "Nobunaga's draw", "Ieyasu's discard draw")
+assert len(OPTION_NAMES) == len(K.OPTIONS) == K.N_OPTIONS
 
 # The heuristic's keep values (higher = kept longer; properties are played at once)
 KEEP = {K.PARRY: 8, K.GEISHA: 5, K.DIVERSION: 5, K.BATTLE_CRY: 6, K.TEA: 7, K.JUJUTSU: 6,
@@ -112,6 +111,21 @@ RULES = (
     RuleOption(
         "bushido-self", ("yes", "no"), "yes",
         "Bushido may be played in front of its own player ('in front of anyone').",
+    ),
+    RuleOption(
+        "bushido-timing", ("turn-end", "after-recover"), "turn-end",
+        "When Bushido in front of a player resolves: when that player's turn is over "
+        "(turn-end, the printed rulebook's 'if Bushido is still in front of you when your "
+        "turn is over', so a Geisha can still shed it) or at the end of its Recover phase, "
+        "before the Draw (after-recover, other transcriptions).",
+    ),
+    RuleOption(
+        "swordmaster-3p", ("shogun-immune", "none"), "shogun-immune",
+        "3 players: the Shogun's 'the Victory of the Swordmaster doesn't affect me'. "
+        "shogun-immune (the printed wording): the Shogun is not subject to it, so a Ninja "
+        "left alone with resilience does not win (play goes on), while the Shogun left "
+        "alone with resilience wins as in every other player count; none: no Victory of "
+        "the Swordmaster in the 3-player game for anyone.",
     ),
     RuleOption(
         "ushiwaka", ("lost", "dealt"), "lost",
@@ -181,225 +195,205 @@ class Prepared:
 
 
 # --- content ------------------------------------------------------------------------------
+# The file's schema (msgspec: strict types, ranges, unknown keys refused; errors name the
+# real line through simcli.content), then the checks that span several fields.
 
-def _section_line(text: str, header: str, key: str) -> int | None:
-    """Line of `key =` inside the [header] table (or of the header itself)."""
-    lines = text.splitlines()
-    start = None
-    for i, line in enumerate(lines):
-        if re.match(rf"^\s*\[\s*{re.escape(header)}\s*\]", line):
-            start = i
-            break
-    if start is None:
-        return None
-    for i in range(start + 1, len(lines)):
-        if re.match(r"^\s*\[", lines[i]):
-            break
-        if re.match(rf"^\s*{re.escape(key)}\s*=", lines[i]):
-            return i + 1
-    return start + 1
+Effect = Literal["weapon", "parry", "geisha", "diversion", "battle_cry", "tea_ceremony",
+                 "jujutsu", "breathing", "daimyo", "focus", "armor", "fast_draw", "bushido"]
+Ability = Literal["none", "benkei", "chiyome", "goemon", "ginchiyo", "hanzo", "hideyoshi",
+                  "ieyasu", "kojiro", "musashi", "nobunaga", "tomoe", "ushiwaka"]
+RoleName = Literal["shogun", "samurai", "ninja", "ronin"]
+Name = Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S")]
 
 
-def _int(where: str, table: dict, key: str, lo: int, hi: int) -> int:
-    value = table.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise UserError(f"{where}: field '{key}' must be an integer {lo}-{hi}, got {value!r}")
-    return value
+def _span(lo: int, hi: int) -> Any:
+    return Annotated[int, msgspec.Meta(ge=lo, le=hi)]
 
 
-def _entries(path: Path, text: str, doc: dict, header: str, key: str) -> list:
-    table = doc.get(header)
-    items = table.get(key) if isinstance(table, dict) else None
-    if not isinstance(items, list) or not items:
-        raise UserError(f"{at_line(path, _section_line(text, header, key))}: [{header}] needs a "
-                        f"non-empty list '{key}'")
-    return items
+class CardFile(msgspec.Struct, forbid_unknown_fields=True):
+    """One kind of playing card: Weapons have a Difficulty and a damage."""
+
+    name: Name
+    effect: Effect
+    copies: _span(1, 99)
+    difficulty: _span(1, 9) | None = None
+    damage: _span(1, 9) | None = None
 
 
-def _named(path: Path, text: str, item: Any, what: str, i: int, start: int) -> tuple[str, str]:
-    if not isinstance(item, dict):
-        raise UserError(f"{path}: {what} entry {i + 1} must be a table")
-    name = item.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise UserError(f"{path}: {what} entry {i + 1}: field 'name' must be a non-empty "
-                        f"string")
-    return name, at_line(path, line_of(text, f'"{name}"', start))
+class DeckFile(msgspec.Struct, forbid_unknown_fields=True):
+    """[deck]: the playing cards, one kind per entry."""
+
+    cards: Annotated[list[CardFile], msgspec.Meta(min_length=1, max_length=int(K.MAX_T))]
 
 
-def _parse_cards(path: Path, text: str, doc: dict):
-    items = _entries(path, text, doc, "deck", "cards")
-    start = (line_of(text, "[deck]") or 1) - 1
+class CharacterFile(msgspec.Struct, forbid_unknown_fields=True):
+    """One character: resilience and ability."""
+
+    name: Name
+    resilience: _span(1, 9)
+    ability: Ability
+
+
+class CharactersFile(msgspec.Struct, forbid_unknown_fields=True):
+    """[characters]: one per player at least."""
+
+    entries: Annotated[list[CharacterFile], msgspec.Meta(
+        min_length=int(MAX_P), max_length=int(K.MAX_C))] = msgspec.field(name="list")
+
+
+class HonorFile(msgspec.Struct, forbid_unknown_fields=True):
+    """Starting Honor per role."""
+
+    shogun: _span(1, 30) | None = None
+    samurai: _span(1, 30) | None = None
+    ninja: _span(1, 30) | None = None
+    ronin: _span(1, 30) | None = None
+
+
+class MultiplierFile(msgspec.Struct, forbid_unknown_fields=True):
+    """Score multiplier per role (and of the Ninja with most stars, 0: none)."""
+
+    shogun: _span(0, 30) | None = None
+    samurai: _span(0, 30) | None = None
+    ninja: _span(0, 30) | None = None
+    ronin: _span(0, 30) | None = None
+    ninja_most_stars: _span(0, 30) = 0
+
+
+class SetupFile(msgspec.Struct, forbid_unknown_fields=True):
+    """[players.N]: roles, Honor, multipliers and the special rules of a player count."""
+
+    roles: list[RoleName]
+    honor: HonorFile
+    multiplier: MultiplierFile
+    shogun_extra_draw: _span(0, 9) = 0
+    shogun_extra_weapons: _span(0, 9) = 0
+    shogun_bushido_honor: bool = True
+    swordmaster: bool = True
+
+
+class RulesFile(msgspec.Struct, forbid_unknown_fields=True):
+    """[rules]: the numbers of the turn and of scoring."""
+
+    draw: _span(1, 9)
+    hand_limit: _span(1, 30)
+    weapons_per_turn: _span(1, 9)
+    daimyo_honor: _span(0, 9)
+    deadly_strike: _span(0, 30)
+    hands: Annotated[list[_span(0, 20)], msgspec.Meta(min_length=int(MAX_P), max_length=int(MAX_P))]
+
+
+class MetaFile(msgspec.Struct, forbid_unknown_fields=True):
+    """[content]: what the file is."""
+
+    game: str = "samurai-sword"
+    name: str | None = None
+    version: int | str = 1
+    assumed: bool = False
+    description: str = ""
+
+
+class SwordFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A whole Samurai Sword content file."""
+
+    rules: RulesFile
+    deck: DeckFile
+    characters: CharactersFile
+    players: dict[str, dict[str, Any]]  # [players.N], each read as a SetupFile
+    content: MetaFile = msgspec.field(default_factory=MetaFile)
+
+
+def _cards(doc: Document, deck: DeckFile):
+    """Card arrays (names, effects, difficulty, damage, copies), the cross-field checks."""
     names: list[str] = []
-    eff, diff, dmg, copies = [], [], [], []
-    for i, card in enumerate(items):
-        name, where = _named(path, text, card, "card", i, start)
-        if name in names:
-            raise UserError(f"{where}: card '{name}' appears twice")
-        unknown = set(card) - {"name", "effect", "difficulty", "damage", "copies"}
-        if unknown:
-            raise UserError(f"{where}: card '{name}': unknown field '{sorted(unknown)[0]}'")
-        effect = card.get("effect")
-        if effect not in EFFECTS:
-            raise UserError(f"{where}: card '{name}': field 'effect' must be one of "
-                            f"{', '.join(EFFECTS)}, got {effect!r}")
-        n = _int(f"{where}: card '{name}'", card, "copies", 1, 99)
-        if effect == "weapon":
-            d = _int(f"{where}: card '{name}'", card, "difficulty", 1, 9)
-            w = _int(f"{where}: card '{name}'", card, "damage", 1, 9)
-        else:
-            for key in ("difficulty", "damage"):
-                if key in card:
-                    raise UserError(f"{where}: card '{name}': field '{key}' is for Weapons "
-                                    f"only")
-            d = w = 0
-        names.append(name)
-        eff.append(EFFECTS[effect])
-        diff.append(d)
-        dmg.append(w)
-        copies.append(n)
-    if len(names) > K.MAX_T or sum(copies) > K.MAX_D:
-        raise UserError(f"{at_line(path, line_of(text, '[deck]'))}: the deck may hold at most "
-                        f"{K.MAX_T} kinds of card and {K.MAX_D} cards, got {len(names)} kinds "
-                        f"and {sum(copies)} cards")
-    present = set(eff)
+    for i, card in enumerate(deck.cards):
+        at = ("deck", "cards", i)
+        if card.name in names:
+            raise doc.error((*at, "name"), f"card '{card.name}' appears twice")
+        for key in ("difficulty", "damage"):
+            given = getattr(card, key) is not None
+            if card.effect == "weapon" and not given:
+                raise doc.error(at, f"card '{card.name}': a Weapon needs '{key}' (1-9)")
+            if card.effect != "weapon" and given:
+                raise doc.error((*at, key), f"card '{card.name}': '{key}' is for Weapons only")
+        names.append(card.name)
+    copies = np.array([c.copies for c in deck.cards], np.int64)
+    if int(copies.sum()) > K.MAX_D:
+        raise doc.error(("deck",), f"the deck may hold at most {K.MAX_D} cards, got "
+                        f"{int(copies.sum())}")
     for need in ("weapon", "parry"):
-        if EFFECTS[need] not in present:
-            raise UserError(f"{at_line(path, line_of(text, '[deck]'))}: the deck needs at "
-                            f"least one card with effect '{need}'")
-    return (tuple(names), np.array(eff, np.int64), np.array(diff, np.int64),
-            np.array(dmg, np.int64), np.array(copies, np.int64))
+        if all(c.effect != need for c in deck.cards):
+            raise doc.error(("deck",), f"the deck needs at least one card with effect '{need}'")
+    return (tuple(names), np.array([EFFECTS[c.effect] for c in deck.cards], np.int64),
+            np.array([c.difficulty or 0 for c in deck.cards], np.int64),
+            np.array([c.damage or 0 for c in deck.cards], np.int64), copies)
 
 
-def _parse_characters(path: Path, text: str, doc: dict):
-    items = _entries(path, text, doc, "characters", "list")
-    start = (line_of(text, "[characters]") or 1) - 1
-    names: list[str] = []
-    res, abil = [], []
-    for i, ch in enumerate(items):
-        name, where = _named(path, text, ch, "character", i, start)
-        if name in names:
-            raise UserError(f"{where}: character '{name}' appears twice")
-        unknown = set(ch) - {"name", "resilience", "ability"}
-        if unknown:
-            raise UserError(f"{where}: character '{name}': unknown field "
-                            f"'{sorted(unknown)[0]}'")
-        r = _int(f"{where}: character '{name}'", ch, "resilience", 1, 9)
-        ability = ch.get("ability")
-        if ability not in ABILITIES:
-            raise UserError(f"{where}: character '{name}': field 'ability' must be one of "
-                            f"{', '.join(ABILITIES)}, got {ability!r}")
-        names.append(name)
-        res.append(r)
-        abil.append(ABILITIES[ability])
-    if not MAX_P <= len(names) <= K.MAX_C:
-        raise UserError(f"{at_line(path, line_of(text, '[characters]'))}: needs {MAX_P} to "
-                        f"{K.MAX_C} characters (one per player), got {len(names)}")
-    return tuple(names), np.array(res, np.int64), np.array(abil, np.int64)
-
-
-def _parse_setup(path: Path, text: str, n: int, table: Any) -> Setup:
-    header = f"players.{n}"
-
-    def where(key: str) -> str:
-        return at_line(path, _section_line(text, header, key))
-
-    if not isinstance(table, dict):
-        raise UserError(f"{where('roles')}: [players.{n}] must be a table")
-    unknown = set(table) - {"roles", "honor", "multiplier", "shogun_extra_draw",
-                            "shogun_extra_weapons", "shogun_bushido_honor", "swordmaster"}
-    if unknown:
-        key = sorted(unknown)[0]
-        raise UserError(f"{where(key)}: [players.{n}]: unknown field '{key}'")
-    roles = table.get("roles")
-    if not isinstance(roles, list) or len(roles) != n or any(r not in ROLES for r in roles):
-        raise UserError(f"{where('roles')}: [players.{n}]: field 'roles' must list {n} roles "
-                        f"from {', '.join(ROLES)}, got {roles!r}")
+def _setup(doc: Document, n: int, table: SetupFile) -> Setup:
+    """One player count's setup, with the checks across its fields."""
+    at = ("players", str(n))
+    roles = table.roles
+    if len(roles) != n:
+        raise doc.error((*at, "roles"), f"must list {n} roles, got {len(roles)}")
     if roles.count("shogun") != 1:
-        raise UserError(f"{where('roles')}: [players.{n}]: field 'roles' needs exactly one "
-                        f"shogun")
-    if roles.count("ninja") > 3 or roles.count("ninja") == 0:
-        raise UserError(f"{where('roles')}: [players.{n}]: field 'roles' needs 1-3 ninja "
-                        f"(there are three Ninja cards)")
-    honor = table.get("honor")
-    mult = table.get("multiplier")
-    for key, value in (("honor", honor), ("multiplier", mult)):
-        if not isinstance(value, dict):
-            raise UserError(f"{where(key)}: [players.{n}]: field '{key}' must be a table "
-                            f"role = number")
-        allowed = set(ROLES) | ({"ninja_most_stars"} if key == "multiplier" else set())
-        extra = set(value) - allowed
-        if extra:
-            raise UserError(f"{where(key)}: [players.{n}]: field '{key}' has unknown role "
-                            f"'{sorted(extra)[0]}'")
-        for role in set(roles):
-            _int(f"{where(key)}: [players.{n}] {key}", value, role, 1 if key == "honor"
-                 else 0, 30)
-    top = 0
-    if "ninja_most_stars" in mult:
-        top = _int(f"{where('multiplier')}: [players.{n}] multiplier", mult,
-                   "ninja_most_stars", 0, 30)
-    flags = {}
-    for key, default in (("shogun_bushido_honor", True), ("swordmaster", True)):
-        value = table.get(key, default)
-        if not isinstance(value, bool):
-            raise UserError(f"{where(key)}: [players.{n}]: field '{key}' must be true or false")
-        flags[key] = value
-    extra_draw = _int(where("shogun_extra_draw"), {"shogun_extra_draw": table.get(
-        "shogun_extra_draw", 0)}, "shogun_extra_draw", 0, 9)
-    extra_weapons = _int(where("shogun_extra_weapons"), {"shogun_extra_weapons": table.get(
-        "shogun_extra_weapons", 0)}, "shogun_extra_weapons", 0, 9)
+        raise doc.error((*at, "roles"), "needs exactly one shogun")
+    if not 1 <= roles.count("ninja") <= 3:
+        raise doc.error((*at, "roles"), "needs 1-3 ninja (there are three Ninja cards)")
+    honor, mult = {}, {}
+    for role in sorted(set(roles)):
+        for key, out in (("honor", honor), ("multiplier", mult)):
+            value = getattr(getattr(table, key), role)
+            if value is None:
+                raise doc.error((*at, key), f"needs a value for the role '{role}'")
+            out[role] = int(value)
     return Setup(
-        roles=tuple(roles), honor={r: int(honor[r]) for r in set(roles)},
-        multiplier={r: int(mult[r]) for r in set(roles)}, ninja_most_stars=top,
-        shogun_extra_draw=extra_draw, shogun_extra_weapons=extra_weapons,
-        shogun_bushido_honor=flags["shogun_bushido_honor"], swordmaster=flags["swordmaster"],
+        roles=tuple(roles), honor=honor, multiplier=mult,
+        ninja_most_stars=table.multiplier.ninja_most_stars,
+        shogun_extra_draw=table.shogun_extra_draw,
+        shogun_extra_weapons=table.shogun_extra_weapons,
+        shogun_bushido_honor=table.shogun_bushido_honor, swordmaster=table.swordmaster,
     )
 
 
 def parse_content(path: Path) -> Content:
-    """Load and validate a Samurai Sword content file; errors name the line and field."""
-    doc, raw, text, meta = read_content(path, "samurai-sword")
-    rules = doc.get("rules", {})
-    if not isinstance(rules, dict):
-        raise UserError(f"{path}: [rules] must be a table")
-
-    def rule_int(key: str, lo: int, hi: int) -> int:
-        return _int(at_line(path, _section_line(text, "rules", key)), rules, key, lo, hi)
-
-    draw = rule_int("draw", 1, 9)
-    hand_limit = rule_int("hand_limit", 1, 30)
-    weapons = rule_int("weapons_per_turn", 1, 9)
-    daimyo = rule_int("daimyo_honor", 0, 9)
-    deadly = rule_int("deadly_strike", 0, 30)
-    hands = rules.get("hands")
-    if not isinstance(hands, list) or len(hands) < MAX_P or not all(
-            isinstance(h, int) and not isinstance(h, bool) and 0 <= h <= 20 for h in hands):
-        raise UserError(f"{at_line(path, _section_line(text, 'rules', 'hands'))}: field 'hands' "
-                        f"must list {MAX_P} starting hands (integers 0-20), got {hands!r}")
-    names, eff, diff, dmg, copies = _parse_cards(path, text, doc)
-    char_names, res, abil = _parse_characters(path, text, doc)
-    players = doc.get("players", {})
-    if not isinstance(players, dict):
-        raise UserError(f"{path}: [players.N] tables expected")
+    """Load and validate a Samurai Sword content file (schema SwordFile); every error is
+    one line naming the file, the line and the field."""
+    doc = read_document(Path(path))
+    game = doc.data.get("content", {}).get("game") if isinstance(
+        doc.data.get("content"), dict) else None
+    if game is not None and game != "samurai-sword":
+        raise doc.error(("content", "game"), f"content is for '{game}', not samurai-sword")
+    f = doc.convert(SwordFile)
+    names, eff, diff, dmg, copies = _cards(doc, f.deck)
+    chars = f.characters.entries
+    char_names = [c.name for c in chars]
+    for i, name in enumerate(char_names):
+        if name in char_names[:i]:
+            raise doc.error(("characters", "list", i, "name"),
+                            f"character '{name}' appears twice")
     setups = {}
-    for key, table in players.items():
-        if not key.isdigit() or not MIN_P <= int(key) <= MAX_P:
-            raise UserError(f"{at_line(path, line_of(text, f'[players.{key}]'))}: player "
-                            f"count '{key}' must be {MIN_P}-{MAX_P}")
-        setups[int(key)] = _parse_setup(path, text, int(key), table)
-    if sum(hands[:MAX_P]) >= int(copies.sum()):
-        raise UserError(f"{at_line(path, _section_line(text, 'rules', 'hands'))}: starting "
-                        f"hands use the whole deck of {int(copies.sum())} cards")
+    for key in f.players:  # (msgspec names no dict key in its errors: one table at a time)
+        if key not in {str(n) for n in range(MIN_P, MAX_P + 1)}:
+            raise doc.error(("players", key), f"player count '{key}' must be {MIN_P}-{MAX_P}")
+        setups[int(key)] = _setup(doc, int(key), doc.convert(SetupFile, ("players", key)))
+    hands = tuple(int(h) for h in f.rules.hands)
+    if sum(hands) >= int(copies.sum()):
+        raise doc.error(("rules", "hands"), f"starting hands use the whole deck of "
+                        f"{int(copies.sum())} cards")
+    r = f.rules
     data = SwordContent(
         card_names=names, effects=eff, difficulty=diff, damage=dmg, copies=copies,
-        char_names=char_names, resilience=res, abilities=abil, setups=setups, draw=draw,
-        hand_limit=hand_limit, weapons_per_turn=weapons, daimyo_honor=daimyo,
-        deadly_strike=deadly, hands=tuple(int(h) for h in hands[:MAX_P]),
+        char_names=tuple(char_names), resilience=np.array([c.resilience for c in chars],
+                                                          np.int64),
+        abilities=np.array([ABILITIES[c.ability] for c in chars], np.int64), setups=setups,
+        draw=r.draw, hand_limit=r.hand_limit, weapons_per_turn=r.weapons_per_turn,
+        daimyo_honor=r.daimyo_honor, deadly_strike=r.deadly_strike, hands=hands,
     )
+    meta = f.content
     return Content(
-        name=str(meta.get("name", path.stem)), version=str(meta.get("version", "1")),
-        path=path, sha256=sha256(raw), assumed=bool(meta.get("assumed", False)),
-        description=str(meta.get("description", "")), data=data,
+        name=meta.name or Path(path).stem, version=str(meta.version), path=Path(path),
+        sha256=sha256(doc.raw), assumed=meta.assumed, description=meta.description,
+        data=data,
     )
 
 
@@ -428,7 +422,12 @@ def params(c: SwordContent, players: int, rules: dict[str, str]) -> np.ndarray:
     pi[K.PI_SH_DRAW] = s.shogun_extra_draw
     pi[K.PI_SH_WEAPONS] = s.shogun_extra_weapons
     pi[K.PI_SH_BUSHIDO] = int(s.shogun_bushido_honor)
-    pi[K.PI_SWORD] = int(s.swordmaster)
+    pi[K.PI_SWORD] = K.SWORD_ALL if s.swordmaster else K.SWORD_NONE
+    if s.swordmaster and players == 3 and rules["swordmaster-3p"] == "shogun-immune":
+        pi[K.PI_SWORD] = K.SWORD_SHOGUN
+    elif players == 3 and rules["swordmaster-3p"] == "none":
+        pi[K.PI_SWORD] = K.SWORD_NONE
+    pi[K.PI_BUSHIDO_END] = int(rules["bushido-timing"] == "turn-end")
     pi[K.PI_TEAMMATE_END] = int(rules["teammate-swordmaster"] == "end")
     pi[K.PI_SWORD_FIRST] = int(rules["swordmaster-vs-honor"] == "swordmaster")
     pi[K.PI_RESHUFFLE_NOW] = int(rules["reshuffle"] == "when-empty")
@@ -469,6 +468,8 @@ class SamuraiSword(Game):
     )
     length_column = "turns"
     stats = KS.TABLE
+    options = OPTION_NAMES
+    value_n = 5_000
 
     def load_content(self, path: Path) -> Content:
         """Read and validate a content file."""
@@ -517,13 +518,38 @@ class SamuraiSword(Game):
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None, rotation: int = 0,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
-        """Play a chunk of games into `aggs` (players rotated by `rotation` seats)."""
+        """Play a chunk of games into `aggs` (players rotated by `rotation` seats); forbid
+        (players, len(options)) bool denies seat s option o."""
         out = rows if rows is not None else np.zeros((0, KP.N_ROW), np.int64)
-        forbid = np.zeros((MAX_P, K.N_OPTIONS), np.bool_)
+        deny = np.zeros((MAX_P, K.N_OPTIONS), np.bool_)
+        if forbid is not None:
+            f = np.asarray(forbid, np.bool_)
+            if f.ndim != 2 or f.shape[1] != K.N_OPTIONS or f.shape[0] > MAX_P:
+                raise UserError(f"forbid must be (players, {K.N_OPTIONS}) booleans, got shape "
+                                f"{f.shape}")
+            deny[:f.shape[0]] = f
         KP.play_chunk(self.state(prep, aggs, rotation=rotation), np.uint64(seed), first,
-                      count, forbid, out)
+                      count, deny, out)
+
+    def remove_option(self, content: Content, option: int) -> Content | None:
+        """The content without the option's cards (every card kind with that effect), or
+        None for the abilities (Nobunaga's, Ieyasu's draw) and for Weapons, without which
+        the game is no longer a fight."""
+        if not 0 <= option < K.N_OPTIONS:
+            raise UserError(f"option {option} out of range 0-{K.N_OPTIONS - 1}")
+        c: SwordContent = content.data
+        if option == K.WEAPON or option >= K.OPT_NOBUNAGA:
+            return None
+        gone = c.effects == option
+        if not gone.any():
+            return None
+        copies = np.where(gone, 0, c.copies)
+        if sum(c.hands) >= int(copies.sum()):
+            return None
+        return replace(content, name=f"{content.name} without {OPTION_NAMES[option]}",
+                       data=replace(c, copies=copies))
 
     def handle(self, prep: Prepared, seed: int, playout: int,
                rotation: int = 0) -> SwordHandle:
@@ -608,6 +634,9 @@ def named_stats(aggs: dict[str, np.ndarray], c: SwordContent, players: int) -> d
         "card_copies": c.copies,
         "card_played": aggs["cards"],
         "misc": {k: int(v) for k, v in misc.items()},
+        # per rate counted over events within a game: (sum y_g^2, sum x_g^2, sum x_g y_g)
+        "clustered": {k: tuple(int(x) for x in v)
+                      for k, v in columns(STAT["clustered"], aggs["clustered"], 0).items()},
     }
 
 
