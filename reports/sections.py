@@ -62,8 +62,9 @@ def seat_findings(fair: Fairness, what: str = "win rate") -> list[str]:
 
 def seat_chart(fair: Fairness, title: str) -> Chart:
     """The seats against their fair share, in points, with 95% whiskers and 99% flags."""
-    return Chart("seats", f"{title}: each seat's difference from its fair share (points)",
-                 lambda path: C.seat_gaps(path, fair, title=title))
+    caption = ("each seat's win rate (its team's; team games have no fair share per seat)"
+               if fair.team else "each seat's difference from its fair share (points)")
+    return Chart("seats", f"{title}: {caption}", lambda path: C.seat_gaps(path, fair, title=title))
 
 
 def length_table(series: dict[str, np.ndarray], unit: str, long: LongTable) -> pl.DataFrame:
