@@ -13,6 +13,8 @@ import numpy as np
 from kernels.samsara import play as PL
 from kernels.samsara import players as P
 from kernels.samsara import rules as R
+from kernels.samsara import search_hooks as H
+from kernels.samsara import search_play as SP
 from kernels.samsara import stats as S
 from kernels.stat_table import as_tuple, columns, zeros
 from simcli.errors import UserError
@@ -21,6 +23,7 @@ from simcli.games.base import (
     CoreStats,
     Game,
     RuleOption,
+    SearchSpec,
     at_line,
     read_toml,
     sha256,
@@ -97,6 +100,17 @@ RULES = (
         "default; the sheet is silent on which when both could be played alone), the higher "
         "one when it can be played (as backgammon), or Moksha at once.",
     ),
+)
+
+SEARCH_TOP_K = 8  # mcts: turns considered per decision, the best by greedy's valuation
+SEARCH_MAX_ROLLOUT = 0  # mcts: rollouts play to the end of the playout
+
+SEARCH = SearchSpec(
+    name="mcts", budget=400, exploration=0.7, rollout="greedy",
+    help="Monte Carlo tree search (UCT; the dice of every simulation drawn afresh from the "
+         "search's own stream, open loop): each decision runs the budget of simulated "
+         "games from the position, choosing turns by UCB1 and finishing each game with the "
+         "rollout policy; a draw counts half a win; plays the most visited turn.",
 )
 
 SINGLE_CODES = {"play-either": 0, "play-higher": 1, "moksha": 2}
@@ -297,6 +311,7 @@ class Samsara(Game):
     default_players = 2
     policies = POLICIES
     default_policy = "greedy"
+    search = SEARCH
     rules = RULES
     default_n = 100_000
     chunk_size = 2_000
@@ -340,7 +355,8 @@ class Samsara(Game):
         pe[P.PE_GOAL] = round(GOAL_VALUE * EVAL_SCALE)
         pe[P.PE_WIN] = WIN_VALUE
         return Prepared(
-            policies=np.array([POLICY_CODES[s] for s in seats], np.int64), seats=seats,
+            policies=np.array([POLICY_CODES.get(s, SP.MCTS) for s in seats], np.int64),
+            seats=seats,
             start_cells=np.array([c - 1 for c in board.start_cells], np.int64),
             step=step_table(rules["arc"]), pi=pi, V=marble_values(rules["arc"]), pe=pe,
         )
@@ -359,14 +375,44 @@ class Samsara(Game):
 
     def run_chunk(
         self, prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.ndarray],
-        rows: np.ndarray | None, rotation: int = 0,
+        rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
         """Play a chunk of playouts into `aggs`: in rotation r player j (policy seats[j],
         its own dice and choices) sits at seat (j + r) % 2, for the whole match in
         competition; statistics and the `winner` column are by seat."""
         out = rows if rows is not None else np.zeros((0, PL.N_ROW), np.int64)
-        PL.play_chunk(self.state(prep, aggs, rotation), PL.no_forbid(), np.uint64(seed),
+        forbid = PL.no_forbid() if forbid is None else forbid
+        if any(self.policy_spec(s).is_search for s in prep.seats):
+            self.run_search_chunk(prep, seed, first, count, aggs, out, rotation, forbid)
+            return
+        PL.play_chunk(self.state(prep, aggs, rotation), forbid, np.uint64(seed),
                       first, count, out)
+
+    def run_search_chunk(self, prep: Prepared, seed: int, first: int, count: int,
+                         aggs: dict[str, np.ndarray], out: np.ndarray, rotation: int,
+                         forbid: np.ndarray) -> int:
+        """run_chunk when a seat searches (kernels/samsara/search_play.py); returns the
+        moves simulated by the searches."""
+        st = self.state(prep, aggs, rotation)
+        budget, c, rollout = self.search_settings(prep, st)
+        ws = SP.new_workspace(st, forbid, int(budget.max()), SEARCH_TOP_K, S.TABLE,
+                              self.sizes(prep))
+        SP.play_chunk_search(st, ws, forbid, np.uint64(seed), np.int64(first),
+                             np.int64(count), out, budget, c, rollout,
+                             np.int64(SEARCH_MAX_ROLLOUT))
+        return int(ws.moves[0])
+
+    def search_settings(self, prep: Prepared, st: R.State
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per seat of `st` (after rotation): simulations per decision (0: no search),
+        exploration constant and rollout policy code."""
+        specs = [self.policy_spec(s) for s in prep.seats]
+        by_seat = st.lane  # seat s holds player lane[s]
+        budget = np.array([specs[j].budget for j in by_seat], np.int64)
+        c = np.array([specs[j].exploration for j in by_seat], np.float64)
+        rollout = np.array([POLICY_CODES.get(specs[j].rollout, P.RANDOM) for j in by_seat],
+                           np.int64)
+        return budget, c, rollout
 
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0
                ) -> SamsaraHandle:
@@ -455,7 +501,13 @@ class SamsaraHandle(GameHandle):
         self.log_buf = self.st.log
         self.log_n = self.st.log_n
         self.forbid = PL.no_forbid()  # forbid[seat, option]: see forbid_option
-        R.setup(self.st, np.uint64(seed), np.int64(playout))
+        self.seed = np.uint64(seed)
+        self.playout = np.int64(playout)
+        self.search = game.search_settings(prep, self.st)
+        self.ws = (SP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
+                                    SEARCH_TOP_K, S.TABLE, game.sizes(prep))
+                   if self.search[0].max() > 0 else None)
+        R.setup(self.st, self.seed, self.playout)
 
     # --- hooks ---
     def current_player(self) -> int:
@@ -469,6 +521,13 @@ class SamsaraHandle(GameHandle):
         R.apply(self.st, np.int64(action))
 
     def _choose(self) -> int:
+        seat = int(self.st.player[0])
+        budget, c, rollout = self.search
+        if self.ws is not None and seat >= 0 and budget[seat] > 0:
+            root = H.wrap(self.st, self.forbid, SEARCH_TOP_K)
+            return int(SP.search_choose(root, self.ws, self.forbid, self.seed, self.playout,
+                                        budget[seat], c[seat], rollout[seat],
+                                        np.int64(SEARCH_MAX_ROLLOUT)))
         return int(P.choose(self.st, self.forbid))
 
     def is_over(self) -> bool:
