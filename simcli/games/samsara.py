@@ -103,14 +103,16 @@ RULES = (
 )
 
 SEARCH_TOP_K = 8  # mcts: turns considered per decision, the best by greedy's valuation
-SEARCH_MAX_ROLLOUT = 0  # mcts: rollouts play to the end of the playout
+SEARCH_MAX_ROLLOUT = 4  # mcts: rollout turns, then greedy's valuation (0: to the end)
 
 SEARCH = SearchSpec(
     name="mcts", budget=400, exploration=0.7, rollout="greedy",
-    help="Monte Carlo tree search (UCT; the dice of every simulation drawn afresh from the "
-         "search's own stream, open loop): each decision runs the budget of simulated "
-         "games from the position, choosing turns by UCB1 and finishing each game with the "
-         "rollout policy; a draw counts half a win; plays the most visited turn.",
+    help=f"Monte Carlo tree search (UCT, open loop: the dice of every simulation are drawn "
+         f"afresh from the search's own stream) over the {SEARCH_TOP_K} best turns by "
+         f"greedy's value at each decision: each simulation descends the tree by UCB1, "
+         f"plays {SEARCH_MAX_ROLLOUT} more turns by the rollout policy and scores the "
+         f"position by greedy's value through a logistic curve (a finished game: 1 a win, "
+         f"0.5 a draw); plays the most visited turn.",
 )
 
 SINGLE_CODES = {"play-either": 0, "play-higher": 1, "moksha": 2}
