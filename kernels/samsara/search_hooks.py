@@ -31,6 +31,7 @@ from kernels import search
 from kernels.config import NO_ALLOC
 from kernels.samsara import players as P
 from kernels.samsara import rules as R
+from kernels.samsara.stats import Aggregates
 from kernels.stat_table import as_tuple, zeros
 
 SearchState = namedtuple("SearchState", ["st", "ban", "top_k"])
@@ -49,9 +50,7 @@ def new_scratch(st, ban: np.ndarray, top_k: int, table, sizes: dict) -> SearchSt
     """A scratch state for searches on states like `st` (same parameters and seats): its
     own position, streams, buffers and zeroed aggregates (statistics table `table`, sizes
     `sizes`), and no game log."""
-    from kernels.samsara import stats as S
-
-    aggs = as_tuple(S.Aggregates, zeros(table, sizes))
+    aggs = as_tuple(Aggregates, zeros(table, sizes))
     scratch = st._replace(
         key=st.key.copy(), player=st.player.copy(), dice=st.dice.copy(),
         turns=st.turns.copy(), ply=st.ply.copy(), game=st.game.copy(),
