@@ -29,5 +29,9 @@ def catalog() -> list[dict[str, Any]]:
             "rules": [{"name": r.name, "choices": list(r.choices), "default": r.default,
                        "help": r.help} for r in g.rules],
             "content": content,
+            "search": None if g.search is None else {
+                "policy": f"{g.search.name}[:BUDGET][:rollout=POLICY][:c=NUMBER]",
+                "budget": g.search.budget, "exploration": g.search.exploration,
+                "rollout": g.search.rollout, "help": g.search.help},
         })
     return entries

@@ -276,6 +276,10 @@ def games(
         out.print("  policies (--policy NAME, or --seats NAME,NAME,...):")
         for name, desc in g["policies"].items():
             item(name + (" (default)" if name == g["default_policy"] else ""), desc)
+        if g.get("search"):
+            sp = g["search"]
+            item(sp["policy"], f"{sp['help']} Defaults: {sp['budget']} simulations, "
+                 f"exploration {sp['exploration']:g}, rollout={sp['rollout']}.")
         out.print("  rule options (--rule name=value):")
         for r in g["rules"]:
             item(f"{r['name']} = {'|'.join(r['choices'])} (default {r['default']})", r["help"])

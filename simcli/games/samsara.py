@@ -14,6 +14,8 @@ import numpy as np
 from kernels.samsara import play as PL
 from kernels.samsara import players as P
 from kernels.samsara import rules as R
+from kernels.samsara import search_hooks as H
+from kernels.samsara import search_play as SP
 from kernels.samsara import stats as S
 from kernels.stat_table import as_tuple, columns, zeros
 from simcli.content import read_document
@@ -22,6 +24,7 @@ from simcli.games.base import (
     CoreStats,
     Game,
     RuleOption,
+    SearchSpec,
     sha256,
 )
 from simcli.games.handle import GameHandle
@@ -105,6 +108,20 @@ RULES = (
 
 OPP_CODES = {"forbidden": R.OPP_FORBIDDEN, "scores-for-owner": R.OPP_SCORES_FOR_OWNER,
              "allowed-scores-nothing": R.OPP_SCORES_NOTHING}
+
+SEARCH_TOP_K = 8  # mcts: turns considered per decision, the best by greedy's valuation
+SEARCH_MAX_ROLLOUT = 4  # mcts: rollout turns, then greedy's valuation (0: to the end)
+
+SEARCH = SearchSpec(
+    name="mcts", budget=1600, exploration=0.7, rollout="greedy",
+    help=f"Monte Carlo tree search (UCT, open loop: the dice of every simulation are drawn "
+         f"afresh from the search's own stream) over the {SEARCH_TOP_K} best turns by "
+         f"greedy's value at each decision: each simulation descends the tree by UCB1, "
+         f"plays {SEARCH_MAX_ROLLOUT} more turns by the rollout policy and scores the "
+         f"position by greedy's value through a logistic curve (a finished game: 1 a win, "
+         f"0.5 a draw); plays the most visited turn.",
+)
+
 SINGLE_CODES = {"play-either": 0, "play-higher": 1, "moksha": 2}
 POLICY_CODES = {"random": P.RANDOM, "greedy": P.GREEDY, "lookahead": P.LOOKAHEAD}
 END_NAMES = {S.End.DIRECT: "centre reached",
@@ -299,6 +316,7 @@ class Samsara(Game):
     default_players = 2
     policies = POLICIES
     default_policy = "greedy"
+    search = SEARCH
     rules = RULES
     default_n = 100_000
     chunk_size = 2_000
@@ -347,7 +365,8 @@ class Samsara(Game):
         pe[P.PE_GOAL] = round(GOAL_VALUE * EVAL_SCALE)
         pe[P.PE_WIN] = WIN_VALUE
         return Prepared(
-            policies=np.array([POLICY_CODES[s] for s in seats], np.int64), seats=seats,
+            policies=np.array([POLICY_CODES.get(s, SP.MCTS) for s in seats], np.int64),
+            seats=seats,
             start_cells=np.array([c - 1 for c in board.start_cells], np.int64),
             step=step_table(rules["arc"]), pi=pi, V=marble_values(rules["arc"]), pe=pe,
         )
@@ -378,8 +397,37 @@ class Samsara(Game):
         ban = PL.no_forbid()
         if forbid is not None:
             ban[:] = np.asarray(forbid, np.bool_)
+        if any(self.policy_spec(s).is_search for s in prep.seats):
+            self.run_search_chunk(prep, seed, first, count, aggs, out, rotation, ban)
+            return
         PL.play_chunk(self.state(prep, aggs, rotation), ban, np.uint64(seed), first, count,
                       out)
+
+    def run_search_chunk(self, prep: Prepared, seed: int, first: int, count: int,
+                         aggs: dict[str, np.ndarray], out: np.ndarray, rotation: int,
+                         forbid: np.ndarray) -> int:
+        """run_chunk when a seat searches (kernels/samsara/search_play.py); returns the
+        moves simulated by the searches."""
+        st = self.state(prep, aggs, rotation)
+        budget, c, rollout = self.search_settings(prep, st)
+        ws = SP.new_workspace(st, forbid, int(budget.max()), SEARCH_TOP_K, S.TABLE,
+                              self.sizes(prep))
+        SP.play_chunk_search(st, ws, forbid, np.uint64(seed), np.int64(first),
+                             np.int64(count), out, budget, c, rollout,
+                             np.int64(SEARCH_MAX_ROLLOUT))
+        return int(ws.moves[0])
+
+    def search_settings(self, prep: Prepared, st: R.State
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per seat of `st` (after rotation): simulations per decision (0: no search),
+        exploration constant and rollout policy code."""
+        specs = [self.policy_spec(s) for s in prep.seats]
+        by_seat = st.lane  # seat s holds player lane[s]
+        budget = np.array([specs[j].budget for j in by_seat], np.int64)
+        c = np.array([specs[j].exploration for j in by_seat], np.float64)
+        rollout = np.array([POLICY_CODES.get(specs[j].rollout, P.RANDOM) for j in by_seat],
+                           np.int64)
+        return budget, c, rollout
 
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0
                ) -> SamsaraHandle:
@@ -470,7 +518,13 @@ class SamsaraHandle(GameHandle):
         self.log_buf = self.st.log
         self.log_n = self.st.log_n
         self.forbid = PL.no_forbid()  # forbid[seat, option]: see forbid_option
-        R.setup(self.st, np.uint64(seed), np.int64(playout))
+        self.seed = np.uint64(seed)
+        self.playout = np.int64(playout)
+        self.search = game.search_settings(prep, self.st)
+        self.ws = (SP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
+                                    SEARCH_TOP_K, S.TABLE, game.sizes(prep))
+                   if self.search[0].max() > 0 else None)
+        R.setup(self.st, self.seed, self.playout)
 
     # --- hooks ---
     def current_player(self) -> int:
@@ -484,6 +538,13 @@ class SamsaraHandle(GameHandle):
         R.apply(self.st, np.int64(action))
 
     def _choose(self) -> int:
+        seat = int(self.st.player[0])
+        budget, c, rollout = self.search
+        if self.ws is not None and seat >= 0 and budget[seat] > 0:
+            root = H.wrap(self.st, self.forbid, SEARCH_TOP_K)
+            return int(SP.search_choose(root, self.ws, self.forbid, self.seed, self.playout,
+                                        budget[seat], c[seat], rollout[seat],
+                                        np.int64(SEARCH_MAX_ROLLOUT)))
         return int(P.choose(self.st, self.forbid))
 
     def is_over(self) -> bool:

@@ -1,0 +1,71 @@
+"""Samsara's fast path with search players: the loop of `play.play_chunk`, where a seat
+whose budget is positive decides by `search.mcts_choose` and the others by
+`players.choose`. Compiled apart from `play_chunk`, so the ordinary fast path does not
+compile the search.
+
+Each search decision draws from its own stream, keyed (`decision_lane`) by the run's seed,
+the playout, the searching player's stream lane (which travels with the player under
+--mirror) and the turn of the playout: the same decisions for the same seed on any number
+of threads and any chunk size.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels import search
+from kernels.config import JIT
+from kernels.samsara import players as P
+from kernels.samsara import rules as R
+from kernels.samsara import search_hooks as H
+from kernels.samsara.play import game_row
+
+MCTS = 3  # policy code of a searching seat (after players.RANDOM, GREEDY, LOOKAHEAD)
+
+
+def new_workspace(st, forbid: np.ndarray, max_budget: int, top_k: int, table,
+                  sizes: dict) -> search.Workspace:
+    """A search's memory for a chunk of playouts on states like `st` (trees of up to
+    `max_budget` simulations, a scratch state with its own aggregates)."""
+    scratch = H.new_scratch(st, forbid, top_k, table, sizes)
+    return search.new_workspace(max_budget, scratch, R.MAX_SEQ, 2)
+
+
+@njit(**JIT)
+def decision_lane(st, seat):
+    """The 'seat' key of the search stream of `seat`'s decision at this point of the
+    playout: its player's stream lane plus 2 x the turns played so far."""
+    return st.lane[seat] + 2 * st.ply[0]
+
+
+@njit(**JIT)
+def search_choose(root, ws, forbid, seed, playout, budget, c, rollout, max_rollout):
+    """The search's action for the seat to act of root.st (budget: simulations)."""
+    st = root.st
+    seat = st.player[0]
+    search.seed_search(ws, seed, playout, decision_lane(st, seat))
+    return search.mcts_choose(root, ws, forbid, budget, c, rollout, max_rollout)
+
+
+@njit(**JIT)
+def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
+                      max_rollout):
+    """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
+    their statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after
+    rotation): budget (2,) int64 simulations per decision (0: the seat plays its policy
+    st.pol), c (2,) float64 exploration, rollout (2,) int64 rollout policy codes;
+    max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
+    keep = rows.shape[0] > 0
+    root = H.SearchState(st, forbid, ws.scratch.top_k)
+    for g in range(count):
+        playout = first + g
+        R.setup(st, seed, playout)
+        while not R.is_over(st):
+            seat = st.player[0]
+            if budget[seat] > 0:
+                a = search_choose(root, ws, forbid, seed, playout, budget[seat], c[seat],
+                                  rollout[seat], max_rollout)
+            else:
+                a = P.choose(st, forbid)
+            R.apply(st, a)
+        if keep:
+            game_row(st, rows[g])
