@@ -76,12 +76,19 @@ def methods_html(manifest: dict) -> str:
 <li>Seats (policies in seat order): {html.escape(", ".join(manifest["seats"]))}.
 Policies used:<ul>{items}</ul></li>
 <li>Playouts: {rule}.{mirror} Seed {manifest["seed"]}: every playout draws from its own
-random stream keyed by (seed, playout index), so the same seed gives the same numbers on any
-number of threads or machines.</li>
+random streams, Philox4x32-10 counters (draw, lane, playout index) under the seed as key, so
+no two streams share a draw and the same seed gives the same numbers on any number of
+threads or machines.</li>
 <li>Rule options: {html.escape(rules)}.</li>
-<li>Intervals: rates carry 95% Wilson score intervals; means a normal interval from their
-standard error; quantiles a distribution-free interval from order statistics. Seat and
-declarer flags use exact two-sided binomial tests, Holm-adjusted, at the 99% level.</li>
+<li>Intervals (95%, inside each figure's range, checked by coverage tests): rates carry
+Wilson score intervals; rates counted several times per game (per round, turn or battle) a
+ratio estimator with cluster-robust variance by game; mirrored seat rates a paired interval
+at the effective sample size; the balance index reaches 1 when a chi-square test of equal
+seat shares does not reject, else a Bonferroni bound over the near-tied seat pairs; means a
+normal interval from their standard error (a Wilson interval at the effective sample size
+for bounded means); quantiles a distribution-free interval from order statistics. A seat's
+fair share is the equal share of outright wins; seat and declarer flags use exact two-sided
+binomial tests, Holm-adjusted, at the 99% level.</li>
 <li>Content: {html.escape(c["name"])} v{html.escape(str(c["version"]))}, sha256
 <code>{html.escape(str(c["sha256"]))}</code>{assumed}.</li>
 <li>Tool: simcli {html.escape(str(manifest["tool_version"]))} ({html.escape(versions)}).</li>
