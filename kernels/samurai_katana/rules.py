@@ -1551,7 +1551,8 @@ def apply_castle(st, q, a):
 @njit(**STEP)
 def apply_return(st, p, t):
     """Eliminated p returns to t with a free Ikko Ikki uprising (the territory's samurai go
-    back to their owner's supply), 5 samurai and 4 koku."""
+    back to their owner's supply), 5 samurai and 4 koku (its koku set to 4, as printed:
+    "returns ... with 5 samurai and 4 koku", not 4 added to what it kept)."""
     bd = st.bd
     pl = st.pl
     o = bd[OWNER, t]
@@ -1562,7 +1563,7 @@ def apply_return(st, p, t):
     k = min(st.pi[PI_RET_SAM], pl[p, PL_SUPPLY])
     bd[SAM, t] = k
     pl[p, PL_SUPPLY] -= k
-    pl[p, PL_KOKU] += st.pi[PI_RET_KOKU]
+    pl[p, PL_KOKU] = st.pi[PI_RET_KOKU]  # "with 4 koku": what it kept is gone
     pl[p, PL_OUT] = 0
     st.aggs.misc[Misc.RETURNS] += 1
     emit(st.log, st.log_n, st.gs[G_TURN], p, Ev.RETURN, t, k, o, 0)
