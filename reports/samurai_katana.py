@@ -233,10 +233,31 @@ def own_tables(s: dict, long: LongTable) -> dict[str, pl.DataFrame]:
 
 # --- findings, charts, the summary -----------------------------------------------------------
 
+def province_reading(rules: dict[str, str]) -> str:
+    """The sentence naming the Province Honor reading when the default `every-turn` is in
+    force (it decides most wins); empty under `once`. A rules dict without the option takes
+    its default."""
+    if rules.get("province-honor", "every-turn") != "every-turn":
+        return ""
+    return ("Reading in force: province-honor=every-turn - a complete province pays its "
+            "Honor at the end of every activation of its owner, not once when completed "
+            "(--rule province-honor=once). It makes games much shorter and decides most "
+            "wins: every finding below depends on it.")
+
+
 def findings(s: dict, seats: list[str], fair, t: dict[str, pl.DataFrame], content: dict,
-             target: int) -> list[str]:
-    """Plain-language statements, each with its interval."""
-    out = S.seat_findings(fair)
+             target: int, rules: dict[str, str] | None = None) -> list[str]:
+    """Plain-language statements, each with its interval; the Province Honor reading first
+    when it is the default one."""
+    out = []
+    reading = province_reading(rules or {})
+    if reading:
+        src = t["honor_sources"].filter(pl.col("source") == "provinces")
+        ln = t["lengths"].row(0, named=True)
+        share = S.pct(src.row(0, named=True)["winner_share_of_gains"]) if src.height else "-"
+        out.append(f"{reading} Measured here: provinces give winners {share} of their Honor "
+                   f"gains; games last {ln['mean_turns']:.2f} turns on average.")
+    out += S.seat_findings(fair)
     if len(set(seats)) > 1:
         out.append(f"Seats play different policies ({', '.join(seats)}): read the seat rates "
                    f"as policy strength as much as seat effects.")
@@ -405,6 +426,7 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
     return Summary(
         title=f"{manifest['game_title']}: balance report ({players} players)",
         headline=pl.DataFrame(headline), tables=tables, long=long.frame(),
-        findings=findings(s, seats, fair, tables, manifest["content"], target),
+        findings=findings(s, seats, fair, tables, manifest["content"], target,
+                          manifest["rules"]),
         charts=_charts(s, fair, tables, target), sections=SECTIONS, json=json,
     )

@@ -465,7 +465,8 @@ def test_an_eliminated_clan_returns_with_five_samurai_and_four_koku():
     w.own("owari", 0, 3)
     w.own("mino", 0, 2)
     w.settle()  # clans 1-3 hold nothing: eliminated
-    w.pl[1, K.PL_KOKU] = 0
+    w.pl[1, K.PL_KOKU] = 7  # kept from before: it returns with 4, not 7 + 4
+    w.pl[2, K.PL_KOKU] = 0  # none kept: 4 all the same
     w.st.phase[0] = K.RETURN  # the returns at the start of a turn, clan 1 first
     w.st.actor[0] = 1
     w.st.cx[K.CX_ITER] = 1
@@ -475,6 +476,9 @@ def test_an_eliminated_clan_returns_with_five_samurai_and_four_koku():
     assert w.bd[1, t] == 5 and w.bd[2, t] == 0
     assert w.ok()
     assert w.h.phase() == "return" and w.h.current_player() == 2  # then clan 2
+    w.h.step()
+    assert w.pl[2, K.PL_OUT] == 0 and w.pl[2, K.PL_KOKU] == 4
+    assert int((w.bd[0] == 2).sum()) == 1 and int(w.bd[1][w.bd[0] == 2].sum()) == 5
 
 
 def test_taxes_and_cards_by_clan_points():

@@ -141,3 +141,27 @@ def test_games_lists_the_rule_options():
     assert r.exit_code == 0
     for word in ("samurai-katana", "target-honor", "political-deal", "province-values"):
         assert word in r.stdout
+
+
+def findings_of(report: str) -> list[str]:
+    """The report's findings, in order (the bullets of its Findings section)."""
+    part = report.split("Findings", 1)[1]
+    return [line[2:] for line in part.splitlines() if line.startswith("- ")]
+
+
+@pytest.mark.parametrize("reading", ["every-turn", "once"])
+def test_the_province_honor_reading_leads_the_findings_and_the_verdict(tmp_path, reading):
+    out = tmp_path / reading
+    r = invoke("run", "samurai-katana", "--rule", f"province-honor={reading}", "-n", 60,
+               "--threads", 1, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    found = findings_of((out / "report.md").read_text())
+    note = GAME.verdict_note(GAME.resolve_rules([f"province-honor={reading}"]))
+    if reading == "every-turn":  # the default: stated first, and the verdict depends on it
+        assert found[0].startswith("Reading in force: province-honor=every-turn")
+        assert "provinces give winners" in found[0] and "turns on average" in found[0]
+        assert "depends on the reading province-honor=every-turn" in note
+        assert note == GAME.verdict_note(GAME.resolve_rules([]))
+    else:
+        assert not any("province-honor" in f for f in found)
+        assert note == ""

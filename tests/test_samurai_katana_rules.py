@@ -1,6 +1,7 @@
 """Samurai & Katana rules driven through the Python handle on hand-built positions: combat
 points (a castle doubles its owner's weaker card, the mountain's +1, at most 4 samurai
-count, a tie leaves the defender holding), losses capped at 4, purchase costs and limits.
+count, allied ones included, a tie leaves the defender holding), losses capped at 4,
+purchase costs and limits.
 (Province Honor and the Emperor/Shogun selection: tests/test_samurai_katana_campaign.py.)"""
 
 import numpy as np
@@ -65,6 +66,38 @@ def test_at_most_four_samurai_count():
     assert w.honor(0) == 0 and w.honor(1) == 0
     assert w.where("mino") == (-1, 0, 0)  # its last samurai fell: the territory is free
     assert w.where("owari") == (0, 1 + 5 - 2, 0)  # 2 swords: 2 attackers died
+
+
+def alliance_attack(moved, left):
+    """Clan 0 attacks Mino from Owari with `moved` samurai, `left` staying in Owari (its
+    allies: land-adjacent), holding 2 Ashigaru and the Alliance (4; 3 as a combat card)."""
+    w = World()
+    w.own("owari", 0, moved + left)
+    w.own("mino", 1, 1)
+    w.own("hida", 1, 1)
+    w.give(0, "Ashigaru", "Ashigaru", "Alliance")
+    w.give(1, "Hatamoto", "Ashigaru")
+    assert w.move(0, "owari", "mino", moved)
+    return side_points(w)
+
+
+def test_allied_samurai_count_within_the_four_samurai_cap():
+    # 4 own samurai already count 4: the Alliance adds none, so greedy plays it for its
+    # value (1 + 3), not as a special (1 + 1 + 3 allies on top of the cap)
+    assert alliance_attack(4, 3)[0] == 4
+    # 1 own samurai: room for 3 of the 4 allies (1 + 1 + 3), not 4
+    assert alliance_attack(1, 4)[0] == 5
+    # the defender too: 3 own samurai leave room for 1 of the 4 in Hida, so the Alliance
+    # is worth more as a combat card (1 + 3) than as a special (1 + 1 + 1)
+    w = World()
+    w.own("owari", 0, 5)
+    w.own("mino", 1, 3)
+    w.own("hida", 1, 4)
+    w.give(0, "Samurai", "Samurai")
+    w.give(1, "Ashigaru", "Ashigaru", "Alliance")
+    assert w.move(0, "owari", "mino", 4)
+    assert side_points(w) == [4, 4]
+    assert w.where("mino")[0] == 0  # 4 + 4 against 4 + 3: the attacker wins
 
 
 def test_losses_are_capped_at_four():

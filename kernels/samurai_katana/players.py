@@ -522,7 +522,7 @@ def choose_battle_cards(st, p, state, pol, defending, forbid):
     bt = st.bt
     castle = defending and bt[BT_CASTLE] == 1
     can_special = not (defending and bt[BT_FILLED] == 1)
-    al = np.int64(R.allies(st.bd, st.adj_start, st.adj, bt[BT_TO], p))
+    al = R.allied(st, p)
     n = st.pl[p, PL_HAND]
     i, j, k, _pts, _sw = choose_cards(pol, state, st.hand[p], n, st.cards, castle, al,
                                       can_special)

@@ -71,6 +71,7 @@ from kernels.katana_combat import (
     K_ANYTIME,
     K_EVENT,
     K_SPECIAL,
+    MAX_COUNTED,
     TIE,
     card_points,
     resolve,
@@ -533,6 +534,17 @@ def allies(bd, adj_start, adj, t, p):
         if adj[1, e] == 0 and bd[OWNER, n] == p:
             s += bd[SAM, n]
     return s
+
+
+@njit(**STEP)
+def allied(st, x):
+    """The samurai side x's Alliance may add to the battle at bt[BT_TO]: its samurai in
+    land-adjacent territories, but own and allied samurai count at most MAX_COUNTED (4)
+    together ("All samurai pieces, with a maximum of 4, are added to your own samurai")."""
+    bt = st.bt
+    own = bt[BT_D] if x == bt[BT_Q] else bt[BT_K]
+    room = max(MAX_COUNTED - own, 0)
+    return np.int64(min(allies(st.bd, st.adj_start, st.adj, bt[BT_TO], x), room))
 
 
 @njit(**INLINE)
@@ -1335,9 +1347,7 @@ def side_cards(st, x, a, castle, log_side):
     """Side x fights with the cards of action a: counted, logged; returns (i, j, k, card
     points, swords)."""
     i, j, k = cards_of(st, a)
-    n = st.bt[BT_TO]
-    pts, sw = card_points(st.hand[x], i, j, k, st.cards, castle,
-                          np.int64(allies(st.bd, st.adj_start, st.adj, n, x)))
+    pts, sw = card_points(st.hand[x], i, j, k, st.cards, castle, allied(st, x))
     cs = st.aggs.cards
     cs[st.hand[x, i], CardStat.COMBAT] += 1
     cs[st.hand[x, j], CardStat.COMBAT] += 1
@@ -1551,7 +1561,8 @@ def apply_castle(st, q, a):
 @njit(**STEP)
 def apply_return(st, p, t):
     """Eliminated p returns to t with a free Ikko Ikki uprising (the territory's samurai go
-    back to their owner's supply), 5 samurai and 4 koku."""
+    back to their owner's supply), 5 samurai and 4 koku (its koku set to 4, as printed:
+    "returns ... with 5 samurai and 4 koku", not 4 added to what it kept)."""
     bd = st.bd
     pl = st.pl
     o = bd[OWNER, t]
@@ -1562,7 +1573,7 @@ def apply_return(st, p, t):
     k = min(st.pi[PI_RET_SAM], pl[p, PL_SUPPLY])
     bd[SAM, t] = k
     pl[p, PL_SUPPLY] -= k
-    pl[p, PL_KOKU] += st.pi[PI_RET_KOKU]
+    pl[p, PL_KOKU] = st.pi[PI_RET_KOKU]  # "with 4 koku": what it kept is gone
     pl[p, PL_OUT] = 0
     st.aggs.misc[Misc.RETURNS] += 1
     emit(st.log, st.log_n, st.gs[G_TURN], p, Ev.RETURN, t, k, o, 0)

@@ -1017,6 +1017,16 @@ class SamuraiKatana(Game):
              "Share of games in which at least one clan is eliminated."),
         ]
 
+    def verdict_note(self, rules: dict[str, str]) -> str:
+        """Under the default Province Honor reading (every-turn) the verdict depends on it:
+        it decides most wins and shortens games; empty under `once`."""
+        if rules.get("province-honor", "every-turn") != "every-turn":
+            return ""
+        return ("This verdict depends on the reading province-honor=every-turn (a complete "
+                "province pays its Honor at the end of every activation of its owner), which "
+                "decides most wins; under --rule province-honor=once games last longer and "
+                "the verdict may differ.")
+
     def report(self, aggs: dict[str, np.ndarray], manifest: dict[str, Any], content: Content):
         """Tables, findings and charts for a finished run."""
         from reports import samurai_katana as R
