@@ -148,6 +148,38 @@ def bench_dice(*, seconds: float, repeats: int) -> dict[str, Any]:
             "resolutions_per_s": _spread(rates), "resolutions_per_repeat": count}
 
 
+SEARCH_BUDGET = 100  # simulations per decision of the benchmarked search player
+
+
+def bench_search(game: Game, *, seconds: float, repeats: int) -> dict[str, Any]:
+    """Simulated moves per second of a game's search player (one seat searching at
+    SEARCH_BUDGET simulations per decision against the default policy), one thread."""
+    policy = f"{game.search.name}:{SEARCH_BUDGET}"
+    players = game.default_players
+    seats = (policy,) + (game.default_policy,) * (players - 1)
+    content = game.load_content(game.content_path(None))
+    prep = game.prepare(content, players, seats, game.resolve_rules([]))
+    out = np.zeros((0, len(game.row_columns)), np.int64)
+    forbid = np.zeros((players, len(game.options)), np.bool_)
+
+    def play(first: int, count: int) -> tuple[int, float]:
+        t0 = time.perf_counter()
+        moves = game.run_search_chunk(prep, BENCH_SEED, first, count,
+                                      game.new_aggregates(prep), out, 0, forbid)
+        return moves, time.perf_counter() - t0
+
+    play(0, 1)  # compile
+    moves, dt = play(1, 2)
+    count = max(1, int(2 * seconds / max(dt, 1e-9)))
+    rates = []
+    for r in range(repeats):
+        moves, dt = play(10 + r * count, count)
+        rates.append(moves / dt)
+    return {"what": f"{game.name}: {policy} against {game.default_policy}, simulated moves "
+                    f"per second, 1 thread", "moves_per_s": _spread(rates),
+            "games_per_repeat": count}
+
+
 def run_bench(names: list[str], *, threads: int, seconds: float, repeats: int,
               cold: bool) -> dict[str, Any]:
     """Benchmarks of the named games (all when empty), repeats interleaved across games."""
@@ -165,6 +197,10 @@ def run_bench(names: list[str], *, threads: int, seconds: float, repeats: int,
     }
     if "sixteen-samurai" in out["games"]:
         out["dice"] = bench_dice(seconds=seconds, repeats=repeats)
+    searching = [s.game for s in setups if hasattr(s.game, "run_search_chunk")]
+    if searching:
+        out["search"] = {g.name: bench_search(g, seconds=seconds, repeats=repeats)
+                         for g in searching}
     return out
 
 
@@ -243,6 +279,10 @@ def rows_for_table(res: dict[str, Any]) -> list[tuple[str, str, str]]:
         d = res["dice"]["resolutions_per_s"]
         rows.append(("sixteen-samurai: dice resolutions/s (3 vs 2)", f"{d['median']:,.0f}",
                      f"{d['min']:,.0f} - {d['max']:,.0f}"))
+    for name, g in res.get("search", {}).items():
+        m = g["moves_per_s"]
+        rows.append((f"{name}: search simulated moves/s (mcts:{SEARCH_BUDGET}), 1 thread",
+                     f"{m['median']:,.0f}", f"{m['min']:,.0f} - {m['max']:,.0f}"))
     return rows
 
 

@@ -132,3 +132,11 @@ def test_workspace_counts_simulated_moves():
                                   np.zeros((2, 2), np.bool_))
     turns = int(aggs["misc"][0])
     assert moves > turns  # 12 simulations of at least one move per searched decision
+
+
+def test_bench_reports_the_search_players_simulated_moves():
+    from simcli.bench import bench_search
+
+    res = bench_search(GAME, seconds=0.05, repeats=2)
+    m = res["moves_per_s"]
+    assert 0 < m["min"] <= m["median"] <= m["max"] and "mcts:100" in res["what"]
