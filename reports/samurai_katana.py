@@ -16,11 +16,18 @@ from matplotlib.figure import Figure
 from reports import charts as C
 from reports import sections as S
 from reports.fairness import seat_fairness
-from reports.stats import mean_from_moments, rate
+from reports.stats import mean_from_moments, rate, ratio_rate
 from reports.summary import Chart, LongTable, Summary
 
 MIN_CLANS = 200  # start-draw groups smaller than this are left out of findings and charts
 TERRAINS = ((False, False), (False, True), (True, False), (True, True))
+
+
+def battle_rate(att: int, n: int, sq: np.ndarray, games: int):
+    """The attacker's share of `n` battles, its interval clustered by game (several battles
+    per game): ratio_rate from the per-game sums of squares sq = (yy, xx, xy) of attacker
+    wins y and battles x (the kernel's stats.Moment order)."""
+    return ratio_rate(att, n, int(sq[0]), int(sq[1]), int(sq[2]), games)
 
 
 def _ci(value: float, lo: float, hi: float) -> str:
@@ -177,7 +184,7 @@ def own_tables(s: dict, long: LongTable) -> dict[str, pl.DataFrame]:
     for c_, m_ in TERRAINS:
         cm = (int(c_), int(m_))
         n = int(b["n"][cm])
-        att = rate(int(b["att"][cm]), n)
+        att = battle_rate(int(b["att"][cm]), n, b["sq"][cm], games)
         long.add("battles", "attacker_win_rate", terrain_label(*cm), att)
         terr.append({"terrain": terrain_label(*cm), "battles": n, "per_game": n / games,
                      "attacker_win_rate": att.value, "ci_low": att.lo, "ci_high": att.hi,
@@ -299,7 +306,8 @@ def findings(s: dict, seats: list[str], fair, t: dict[str, pl.DataFrame], conten
                f"{r['honor']}): {held} of games.")
     n = int(s["battles"]["n"].sum())
     if n:
-        att = rate(int(s["battles"]["att"].sum()), n)
+        att = battle_rate(int(s["battles"]["att"].sum()), n, s["battles"]["sq_all"],
+                          s["games"])
         out.append(f"{n / s['games']:.1f} battles per game; attackers win "
                    f"{_ci(att.value, att.lo, att.hi)} of them (they choose when to attack).")
     if content.get("assumed"):

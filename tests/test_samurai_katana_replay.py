@@ -207,3 +207,26 @@ def test_discards_are_checked_as_masks_of_the_hand():
     decisions = [e for e in h.log() if e.kind == "decision"]
     assert decisions[-1].detail.startswith("discards ")
     assert decisions[-1].detail.endswith(f"(of {1 << n} option{'s' if n else ''})")
+
+
+def test_battle_sums_of_squares_are_the_per_game_sums():
+    """The clustered interval of the attacker's win rate rests on per-game sums of squares:
+    a chunk's sums equal those of its games played one at a time."""
+    from kernels.samurai_katana.stats import BattleStat
+
+    prep = GAME.prepare(CONTENT, 4, ("greedy",) * 4, DEFAULT_RULES)
+    whole = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 3, 0, 12, whole, None)
+    sq = np.zeros((2, 2, 3), np.int64)
+    sq_all = np.zeros(3, np.int64)
+    for g in range(12):
+        one = GAME.new_aggregates(prep)
+        GAME.run_chunk(prep, 3, g, 1, one, None)
+        x = one["battles"][..., BattleStat.N]
+        y = one["battles"][..., BattleStat.ATT]
+        sq += np.stack([y * y, x * x, x * y], axis=-1)
+        tx, ty = int(x.sum()), int(y.sum())
+        sq_all += np.array([ty * ty, tx * tx, tx * ty])
+    assert np.array_equal(whole["battle_sq"], sq)
+    assert np.array_equal(whole["battle_sq_all"], sq_all)
+    assert sq_all[1] > whole["battles"][..., BattleStat.N].sum()  # several battles a game

@@ -84,6 +84,7 @@ from kernels.samurai_katana.stats import (
     BattleStat,
     CardStat,
     Misc,
+    Moment,
     Outcome,
     ProvStat,
     SeatStat,
@@ -177,7 +178,9 @@ G_TURN = 2
 G_EMP = 3
 G_SHOGUN = 4  # -1: none
 G_END = 5  # a clan passed the Honor target: the game ends after this turn
-N_G = 6
+G_BN = 6  # 4 cells, castle * 2 + mountain: battles of this game by terrain
+G_BA = 10  # 4 cells: battles the attacker won in this game, by terrain
+N_G = 14
 
 # Per-game rows (--save-games)
 R_WINNER = 0
@@ -838,6 +841,9 @@ def setup(st, seed, playout):
     gs[G_EMP] = 0
     gs[G_SHOGUN] = -1
     gs[G_END] = 0
+    for c in range(4):
+        gs[G_BN + c] = 0
+        gs[G_BA + c] = 0
     nd = st.deck0.shape[0]
     for i in range(nd):
         st.piles[0, i] = st.deck0[i]
@@ -1418,6 +1424,9 @@ def resolve_battle(st):
     b[BattleStat.EMPTY] += empty
     b[BattleStat.LA] += la
     b[BattleStat.LD] += ld
+    cell = 2 * int(castle) + bt[BT_MOUNT]
+    st.gs[G_BN + cell] += 1
+    st.gs[G_BA + cell] += result == ATTACKER
     emit(st.log, st.log_n, st.gs[G_TURN], p, Ev.OUTCOME, result, la, ld, n)
     k -= la
     bt[BT_K] = k
@@ -1710,6 +1719,26 @@ def apply_justice(st, q, a):
 # --- the end -------------------------------------------------------------------------------------
 
 @njit(**ONCE)
+def battle_moments(gs, sq, sq_all):
+    """Add this game's per-game sums of squares of attacker wins y and battles x (yy, xx,
+    xy) by terrain and over all terrains: the clustered intervals of per-battle rates."""
+    ty = 0
+    tx = 0
+    for cell in range(4):
+        x = gs[G_BN + cell]
+        y = gs[G_BA + cell]
+        m = sq[cell // 2, cell % 2]
+        m[Moment.YY] += y * y
+        m[Moment.XX] += x * x
+        m[Moment.XY] += x * y
+        ty += y
+        tx += x
+    sq_all[Moment.YY] += ty * ty
+    sq_all[Moment.XX] += tx * tx
+    sq_all[Moment.XY] += tx * ty
+
+
+@njit(**ONCE)
 def finish(st):
     """The game is over: the winner (most Honor; ties by clan points, cities, territories,
     castles, samurai; -1 when still equal) and the game's statistics."""
@@ -1746,6 +1775,7 @@ def finish(st):
     if capped:
         misc[Misc.CAPPED] += 1
     ag.lengths[min(turns, ag.lengths.shape[0] - 1)] += 1
+    battle_moments(st.gs, ag.battle_sq, ag.battle_sq_all)
     top = -1
     runner = -1
     for q in range(P):

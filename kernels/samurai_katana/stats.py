@@ -110,6 +110,14 @@ class BattleStat(IntEnum):
     LD = 5  # defender's losses
 
 
+class Moment(IntEnum):
+    """Per-game sums of squares of a rate's successes y and observations x (ratio_rate)."""
+
+    YY = 0
+    XX = 1
+    XY = 2
+
+
 class CardStat(IntEnum):
     """Per card type."""
 
@@ -145,6 +153,11 @@ TABLE = (
     Stat("sources", (Source, SourceStat), "Honor", "Honor by source"),
     Stat("provinces", ("province", ProvStat), "counts", "per province"),
     Stat("battles", (Castle, Mountain, BattleStat), "battles", "battles by terrain"),
+    Stat("battle_sq", (Castle, Mountain, Moment), "battles^2",
+         "per-game sums of squares of attacker wins and battles by terrain (clustered "
+         "intervals)"),
+    Stat("battle_sq_all", (Moment,), "battles^2",
+         "per-game sums of squares of attacker wins and battles, all terrains"),
     Stat("cards", ("card", CardStat), "cards", "per card type"),
     Stat("seat", ("seat", SeatStat), "counts", "per seat"),
     Stat("trace", ("trace_game", "seat", "trace_turn"), "Honor + 1",

@@ -999,6 +999,7 @@ class SamuraiKatana(Game):
 
     def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
         """Emperor catch-up, attacker success, Kinai and eliminations."""
+        from reports.samurai_katana import battle_rate
         from reports.stats import rate
 
         games = int(aggs["wins"].sum() + aggs["misc"][Misc.SHARED])
@@ -1009,8 +1010,10 @@ class SamuraiKatana(Game):
             ("emperor_catch_up", rate(int(catch[1]), int(catch[0])),
              f"Chance that the clan with the fewest Honor after turn {CATCH_UP_TURN} (the "
              f"Emperor named then) wins; 1/{players} would be a full catch-up."),
-            ("attacker_win_rate", rate(int(b[BattleStat.ATT]), int(b[BattleStat.N])),
-             "Share of campaign battles the attacker wins (ties go to the defender)."),
+            ("attacker_win_rate", battle_rate(int(b[BattleStat.ATT]), int(b[BattleStat.N]),
+                                              aggs["battle_sq_all"], games),
+             "Share of campaign battles the attacker wins (ties go to the defender); "
+             "interval clustered by game."),
             ("kinai_winner", rate(kinai, games),
              "Share of games whose winner holds Kyoto's whole province (Kinai) at the end."),
             ("elimination_rate", rate(int(aggs["misc"][Misc.GAMES_ELIM]), games),
@@ -1093,7 +1096,8 @@ def named_stats(aggs: dict[str, np.ndarray], data: KatanaContent, manifest: dict
                     "tie": aggs["battles"][..., BattleStat.TIE],
                     "empty": aggs["battles"][..., BattleStat.EMPTY],
                     "la": aggs["battles"][..., BattleStat.LA],
-                    "ld": aggs["battles"][..., BattleStat.LD]},
+                    "ld": aggs["battles"][..., BattleStat.LD],
+                    "sq": aggs["battle_sq"], "sq_all": aggs["battle_sq_all"]},
         "cards": {"name": list(deck.names), "kind": list(deck.kinds), "count": deck.counts,
                   "power": aggs["cards"][:, CardStat.POWER],
                   "combat": aggs["cards"][:, CardStat.COMBAT],
