@@ -12,6 +12,7 @@ from kernels.config import JIT, NO_ALLOC
 from kernels.rng import (
     STREAM_LANE,
     die,
+    die_bits,
     new_states,
     roll_top2,
     seed_stream,
@@ -133,13 +134,24 @@ def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part
             wins[lowest_bit(mask)] += 1
 
 
+@njit(**INNER, inline="always")
+def _first_wins(a1, a2, b1, b2, tied, states, lanes, faces, rolls):
+    """Whether the first of two pools wins, from their two highest dice (a1, a2) and (b1,
+    b2): the highest die, then the second; `tied` pools roll the tiebreaker from states."""
+    if tied:
+        return tiebreak_lanes(states, lanes, np.int64(3), np.int64(2), faces, rolls) == 0
+    if a1 != b1:
+        return a1 > b1
+    return a2 > b2
+
+
 @njit(**NO_ALLOC, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _odds_pair(states, lanes, seed, first, count, c0, c1, faces, uma, wins, tiebreaks,
                rolls):
     """_odds_loop for two pools, the dice kept in registers (the same draws, the same
     comparison as top_group)."""
     state = states[0]
-    bits = _bits(faces)
+    bits = die_bits(faces)
     if bits > 0 and max(c0, c1) * bits <= 64:
         _odds_pair_ahead(states, lanes, seed, first, count, c0, c1, faces, uma, bits, wins,
                          tiebreaks, rolls)
@@ -158,18 +170,10 @@ def _odds_pair(states, lanes, seed, first, count, c0, c1, faces, uma, wins, tieb
             a1, a2 = roll_top2(state, c0, faces)
         if c1 != UMA:
             b1, b2 = roll_top2(state, c1, faces)
-        if a1 != b1:
-            if a1 > b1:
-                w0 += 1
-            else:
-                w1 += 1
-        elif single or a2 == b2:
+        tied = a1 == b1 and (single or a2 == b2)
+        if tied:
             ties += 1
-            if tiebreak_lanes(states, lanes, np.int64(3), np.int64(2), faces, rolls) == 0:
-                w0 += 1
-            else:
-                w1 += 1
-        elif a2 > b2:
+        if _first_wins(a1, a2, b1, b2, tied, states, lanes, faces, rolls):
             w0 += 1
         else:
             w1 += 1
@@ -178,23 +182,11 @@ def _odds_pair(states, lanes, seed, first, count, c0, c1, faces, uma, wins, tieb
     tiebreaks[0] += ties
 
 
-@njit(**INNER)
-def _bits(faces):
-    """log2(faces) for a power of two, else 0."""
-    if faces <= 0 or faces & (faces - 1):
-        return 0
-    b = 0
-    while (1 << b) < faces:
-        b += 1
-    return b
-
-
 @njit(**NO_ALLOC, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _odds_pair_ahead(states, lanes, seed, first, count, c0, c1, faces, uma, bits, wins,
                      tiebreaks, rolls):
     """_odds_pair for dice with 2**bits faces: the same draws, the next battle's first random
-    blocks computed two battles ahead, while this one is compared (they do not depend on
-    the outcome)."""
+    block computed while this one is compared (it does not depend on the outcome)."""
     single = c0 == 1 or c1 == 1
     a1 = uma
     a2 = uma
@@ -215,19 +207,11 @@ def _odds_pair_ahead(states, lanes, seed, first, count, c0, c1, faces, uma, bits
         if c1 != UMA:
             b1, b2 = top2_of(y1 if used else y0, c1, bits)
             used += 1
-        if a1 != b1:
-            if a1 > b1:
-                w0 += 1
-            else:
-                w1 += 1
-        elif single or a2 == b2:
+        tied = a1 == b1 and (single or a2 == b2)
+        if tied:
             ties += 1
             stream_at(states[0], seed, first + g, STREAM_LANE, used, y1)
-            if tiebreak_lanes(states, lanes, np.int64(3), np.int64(2), faces, rolls) == 0:
-                w0 += 1
-            else:
-                w1 += 1
-        elif a2 > b2:
+        if _first_wins(a1, a2, b1, b2, tied, states, lanes, faces, rolls):
             w0 += 1
         else:
             w1 += 1

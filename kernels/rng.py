@@ -77,14 +77,21 @@ def philox(c0, c1, c2, c3, key):
 
 
 @njit(**JIT)
-def new_state(faces):
-    """A stream state for dice with `faces` sides (not yet keyed)."""
-    state = np.zeros(STATE_SIZE, np.uint64)
+def die_bits(faces):
+    """Bits a die with `faces` sides is cut from: log2(faces) for a power of two, else 0
+    (such a die takes a bounded draw of its own)."""
     bits = 0
     if faces > 0 and faces & (faces - 1) == 0:
         while (1 << bits) < faces:
             bits += 1
-    state[_BITS] = np.uint64(bits)
+    return bits
+
+
+@njit(**JIT)
+def new_state(faces):
+    """A stream state for dice with `faces` sides (not yet keyed)."""
+    state = np.zeros(STATE_SIZE, np.uint64)
+    state[_BITS] = np.uint64(die_bits(faces))
     return state
 
 

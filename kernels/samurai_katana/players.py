@@ -87,7 +87,7 @@ from kernels.samurai_katana.rules import (
     card_playable,
     cards_action,
     move_action,
-    move_cost,
+    move_ok,
     n_players,
     return_target_ok,
     uprising_ok,
@@ -325,11 +325,7 @@ def random_move(state, p, bd, pl, adj_start, adj, n_moves):
         if bd[OWNER, s] != p or bd[SAM, s] == 0:
             continue
         for e in range(adj_start[s], adj_start[s + 1]):
-            n = adj[0, e]
-            o = bd[OWNER, n]
-            if o >= 0 and o != p and pl[p, PL_HAND] < 2:
-                continue
-            if move_cost(bd, pl, p, n) <= pl[p, PL_KOKU]:
+            if move_ok(bd, pl, p, adj[0, e]):
                 if pick == 0:
                     return e, 1 + below(state, bd[SAM, s])
                 pick -= 1
@@ -349,11 +345,7 @@ def random_act(st, p, state, forbid):
         if bd[OWNER, s] != p or bd[SAM, s] == 0:
             continue
         for e in range(adj_start[s], adj_start[s + 1]):
-            n = adj[0, e]
-            o = bd[OWNER, n]
-            if o >= 0 and o != p and pl[p, PL_HAND] < 2:
-                continue
-            if move_cost(bd, pl, p, n) <= pl[p, PL_KOKU]:
+            if move_ok(bd, pl, p, adj[0, e]):
                 n_moves += 1
     n_cards = 0
     for i in range(pl[p, PL_HAND]):
