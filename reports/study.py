@@ -28,7 +28,7 @@ def verdict_word(fair: Fairness) -> str:
 
 
 def verdict_row(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
-                skill: list[dict] | None) -> dict:
+                skill: list[dict] | None, strong: dict | None = None) -> dict:
     """The study's verdict table row of one game (also its structured --json fields)."""
     m = {r["metric"]: r for r in metrics.iter_rows(named=True)}
     gap = fair.largest_gap()
@@ -45,11 +45,14 @@ def verdict_row(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairnes
         f"{best['policy']} {100 * best['edge']:+.1f} pts ({100 * best['edge_ci_low']:+.1f} "
         f"to {100 * best['edge_ci_high']:+.1f})",
         "verdict": verdict_word(fair),
+        "at_strongest": "-" if not strong or strong["same_as_default"] else
+        f"{strong['policy']}: {strong['verdict_word']}"
+        f"{' (changes with skill)' if strong['changed'] else ''}",
     }
 
 
 def verdict(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
-            skill: list[dict] | None = None, note: str = "") -> str:
+            skill: list[dict] | None = None, note: str = "", strong: str = "") -> str:
     """One plain-language paragraph on a game's balance at its defaults. Seat fairness
     comes from reports.fairness (the same figures as the run's seat table); in a team game
     seats hold different roles, so the teams' win rates are given instead."""
@@ -108,11 +111,21 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
                  f"from every seat, where random players win {_pct(r['baseline'])}: a "
                  f"{100 * r['edge']:+.1f}-point edge (95% CI {100 * r['edge_ci_low']:+.1f} to "
                  f"{100 * r['edge_ci_high']:+.1f}).")
+    if strong:
+        text += f" {strong}"
     if note:
         text += f" {note}"
     if manifest["content"]["assumed"]:
         text += " The content is assumed (reconstructed), so treat card-level detail with care."
     return text
+
+
+def _strong_link(strong: dict | None) -> list[str]:
+    """The Markdown line linking the strongest-policy run, when there is one."""
+    if not strong or strong["same_as_default"]:
+        return []
+    f = strong["folder"]
+    return ["", f"With {strong['policy']} on every seat: [{f}/report.md]({f}/report.md)"]
 
 
 def write_study(entries: list[dict], folder: Path, meta: dict) -> None:
@@ -129,7 +142,9 @@ def write_study(entries: list[dict], folder: Path, meta: dict) -> None:
           "Largest seat gap: the seat furthest from its fair share, in points, with its 95% "
           "interval; balance: 1 minus the largest gap between two seats (1 = every seat "
           "wins equally often); skill edge: the best policy's win rate against random "
-          "players minus random players' in the same seats.", ""]
+          "players minus random players' in the same seats; at strongest: the verdict when "
+          "every seat plays the strongest policy the study affords (the search player at "
+          "its study budget), and whether it differs from the default policy's.", ""]
     body = [table_html(table)]
     for e in entries:
         metrics = e["metrics"]
@@ -143,7 +158,7 @@ def write_study(entries: list[dict], folder: Path, meta: dict) -> None:
         md += [f"## {e['title']}", "", text, "",
                f"![{e['title']} seats](charts/{png.name})", "",
                markdown_table(head), "", f"Full report: [{e['folder']}/report.md]"
-               f"({e['folder']}/report.md)", ""]
+               f"({e['folder']}/report.md)", *_strong_link(e.get("strongest")), ""]
         body += [f"<h2>{html.escape(e['title'])}</h2>", f"<p>{html.escape(text)}</p>",
                  image_html(png, f"{e['title']}: seats against fair share, 95% intervals"),
                  table_html(head),

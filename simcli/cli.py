@@ -547,7 +547,9 @@ def study(
                         **e["fairness"].as_json(),
                         "skill": [{k: r[k] for k in ("policy", "win_rate", "ci_low", "ci_high",
                                                       "baseline", "edge", "edge_ci_low",
-                                                      "edge_ci_high")} for r in e["skill"]]}
+                                                      "edge_ci_high")} for r in e["skill"]],
+                        "strongest": {k: v for k, v in e["strongest"].items()
+                                      if k != "text"}}
             for e in entries}}))
         return
     for text in verdicts.values():

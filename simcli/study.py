@@ -18,6 +18,7 @@ from simcli.registry import GAMES, get_game
 from simcli.run import build_config, check_seed, check_target_ci, run_game
 from simcli.runfolder import RunFolder, load_finished, write_json
 from simcli.skill import skill_table
+from simcli.strongest import strongest_balance
 
 DEFAULT_TARGET = 0.005
 QUICK_TARGET = 0.01
@@ -84,12 +85,18 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
             metrics = metrics_of(game, aggs, manifest["players"])
             core = core_of(game, aggs, manifest["players"])
             fair = seat_fairness(core.seat_wins, core.games, game.team_game)
+            strong = strongest_balance(
+                game, players=cfg.players, default_policy=cfg.seats[0], default_fair=fair,
+                default_metrics=metrics, skills=skills, seed=seed, threads=cfg.threads,
+                out=folder.path / f"{name}-strongest", quick=quick, progress=progress)
             entries.append({"game": name, "title": game.title, "folder": name,
                             "manifest": manifest, "skill": skills, "metrics": metrics,
-                            "fairness": fair,
+                            "fairness": fair, "strongest": strong,
                             "verdict": verdict(game.title, manifest, metrics, fair, skills,
-                                               game.verdict_note(manifest["rules"])),
-                            "row": verdict_row(game.title, manifest, metrics, fair, skills)})
+                                               game.verdict_note(manifest["rules"]),
+                                               strong["text"]),
+                            "row": verdict_row(game.title, manifest, metrics, fair, skills,
+                                              strong)})
         meta = {"format": 1, "tool": "simcli", "kind": "study",
                 "tool_version": __version__, "seed": seed, "target_ci": target,
                 "seconds": time.perf_counter() - t0,

@@ -113,7 +113,7 @@ SEARCH_TOP_K = 8  # mcts: turns considered per decision, the best by greedy's va
 SEARCH_MAX_ROLLOUT = 4  # mcts: rollout turns, then greedy's valuation (0: to the end)
 
 SEARCH = SearchSpec(
-    name="mcts", budget=1600, exploration=0.7, rollout="greedy",
+    name="mcts", budget=1600, exploration=0.7, rollout="greedy", study_budget=400,
     help=f"Monte Carlo tree search (UCT, open loop: the dice of every simulation are drawn "
          f"afresh from the search's own stream) over the {SEARCH_TOP_K} best turns by "
          f"greedy's value at each decision: each simulation descends the tree by UCB1, "
