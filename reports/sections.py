@@ -12,13 +12,34 @@ import polars as pl
 
 from reports import charts as C
 from reports.fairness import FLAG_WORDS, Fairness
-from reports.stats import distribution
+from reports.stats import Estimate, distribution
 from reports.summary import Chart, LongTable
 
 
 def pct(x: float | None) -> str:
     """A share as a percentage for prose ('n/a' when undefined)."""
     return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def ci_text(e: Estimate) -> str:
+    """A share with its 95% interval, for prose."""
+    return f"{pct(e.value)} (95% CI {pct(e.lo)}-{pct(e.hi)})"
+
+
+def headline(figure: str, value: float, lo: float, hi: float, note: str = "",
+             digits: int | None = None) -> dict[str, str]:
+    """One row of a report's headline table: a share as a percentage, or a number with
+    `digits` decimals."""
+    def fmt(x: float) -> str:
+        return pct(x) if digits is None else f"{x:.{digits}f}"
+    return {"figure": figure, "value": fmt(value), "95% interval": f"{fmt(lo)} - {fmt(hi)}",
+            "note": note}
+
+
+def length_headline(row: dict, mean: str, figure: str, digits: int = 1) -> dict[str, str]:
+    """The headline row of a length table's row: its mean, interval and sd."""
+    return headline(figure, row[mean], row["ci_low"], row["ci_high"],
+                    f"sd {row['sd']:.{digits}f}", digits)
 
 
 def seat_table(fair: Fairness, seats: list[str], long: LongTable,
