@@ -61,9 +61,9 @@ def test_same_seed_same_results_for_any_chunks_and_the_searcher_matters():
     for key in a:
         assert np.array_equal(a[key], b[key]), key
     assert np.array_equal(rows_a, rows_b)
-    c, rows_c = chunked([4], seed=4)
+    _, rows_c = chunked([4], seed=4)
     assert not np.array_equal(rows_a, rows_c)
-    g, rows_g = chunked([4], seats=("greedy", "greedy"))
+    _, rows_g = chunked([4], seats=("greedy", "greedy"))
     assert not np.array_equal(rows_a, rows_g)  # the searching seat plays otherwise
 
 
