@@ -106,17 +106,16 @@ def test_every_search_action_is_legal_and_replay_equals_the_fast_path():
 def test_forbidden_options_are_honoured():
     h = handle(("mcts:10", "greedy"), seed=6)
     h.forbid[0, HELMET] = True
-    banned = mattered = 0
+    mattered = 0
     while not h.is_over():
         if h.current_player() == 0 and h.counters()["phase"] == K.PLAY:
             legal = h.legal_actions()
             allowed = [a for a in legal if K.py_option_of(h.st, a) != HELMET]
             a = h.choose()
             assert a in (allowed or legal)
-            banned += K.py_option_of(h.st, a) == HELMET
             mattered += 0 < len(allowed) < len(legal)
         h.step()
-    assert mattered > 0 and banned <= 1  # a hand of helmets only may play one
+    assert mattered > 0  # the ban left out some of the plays at some decision
 
 
 def search_root(h):
