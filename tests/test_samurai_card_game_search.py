@@ -192,3 +192,28 @@ def test_simulated_moves_are_counted_and_benched():
     assert moves > 8 * aggs["misc"][Misc.TURNS] / 2  # 8 simulations of a move or more
     res = bench_search(GAME, seconds=0.01, repeats=1)
     assert res["moves_per_s"]["median"] > 0 and "mcts:100" in res["what"]
+
+
+def test_the_evaluation_of_a_cut_rollout_favours_the_seat_dominating_most():
+    """evaluate (used when rollouts are cut short): win chances summing to 1 over the
+    seats, highest for the seat dominating two shapes, following the markers when seats
+    swap them, and counting a lead on a village not scored yet."""
+    b = KBoard(players=3, deck=[mask_of(HELMET)] * 4)
+    b.village(0, 0, RICE)
+    ss = H.wrap(b.st, b.forbid, 0)
+    out = np.zeros(4)
+
+    def chances(taken):
+        b.taken[:3, :] = taken
+        H.search_evaluate(ss, out)
+        return out.copy()
+
+    p = chances([(3, 3, 0), (1, 0, 2), (0, 1, 1)])
+    assert p.sum() == pytest.approx(1.0) and p[3] == 0.0
+    assert p[0] > max(p[1], p[2])
+    q = chances([(1, 0, 2), (3, 3, 0), (0, 1, 1)])
+    assert q[1] == pytest.approx(p[0]) and q[0] == pytest.approx(p[1])
+    even = chances([(1, 1, 1)] * 3)
+    b.card(1, 0, 2, RICE, 3)  # seat 3 leads the rice village at (0, 0)
+    lead = chances([(1, 1, 1)] * 3)
+    assert even[2] == pytest.approx(1 / 3) and lead[2] > even[2]
