@@ -459,7 +459,10 @@ class SamuraiCardGame(Game):
         c = np.zeros(kstats.MAX_P, np.float64)
         rollout = np.zeros(kstats.MAX_P, np.int64)
         for seat in range(prep.players):
-            spec = specs[int(st.seat[seat]["lane"])]  # seat s holds player lane[s]
+            j = int(st.seat[seat]["lane"])  # seat s holds player lane[s]
+            if j >= len(specs):  # a hand-built setup naming fewer seats than players
+                continue
+            spec = specs[j]
             budget[seat] = spec.budget
             c[seat] = spec.exploration
             rollout[seat] = CODES.get(spec.rollout, kplayers.RANDOM)
