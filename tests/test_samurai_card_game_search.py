@@ -116,6 +116,12 @@ def test_forbidden_options_are_honoured():
             mattered += 0 < len(allowed) < len(legal)
         h.step()
     assert mattered > 0  # the ban left out some of the plays at some decision
+    forbid = np.zeros((2, len(K.OPTIONS)), np.bool_)
+    forbid[0, HELMET] = True
+    _, rows = chunked([1], seats=("mcts:10", "greedy"), seed=6, forbid=forbid)
+    assert list(h.row().values()) == rows[0].tolist()  # the fast path bans alike
+    _, free = chunked([1], seats=("mcts:10", "greedy"), seed=6)
+    assert not np.array_equal(rows, free)
 
 
 def search_root(h):
