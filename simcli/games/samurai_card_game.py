@@ -14,6 +14,8 @@ from kernels import stat_table
 from kernels.samurai_card_game import play as kplay
 from kernels.samurai_card_game import players as kplayers
 from kernels.samurai_card_game import rules as krules
+from kernels.samurai_card_game import search_hooks as ksearch_hooks
+from kernels.samurai_card_game import search_play as ksearch
 from kernels.samurai_card_game import stats as kstats
 from kernels.samurai_card_game.stats import (
     N_END,
@@ -31,6 +33,7 @@ from simcli.games.base import (
     CoreStats,
     Game,
     RuleOption,
+    SearchSpec,
     sha256,
 )
 from simcli.games.handle import GameHandle
@@ -70,6 +73,20 @@ POLICIES = {
         "see-all)."
     ),
 }
+
+SEARCH_TOP_K = 8  # mcts: card plays considered per decision, the best by greedy's value
+SEARCH_MAX_ROLLOUT = 0  # mcts: rollout actions, then the evaluation (0: to the end)
+
+SEARCH = SearchSpec(
+    name="mcts", budget=400, exploration=0.7, rollout="greedy",
+    help="Information-set Monte Carlo tree search (single observer): every simulation "
+         "deals the cards the searcher cannot see afresh (each rival's unplayed cards "
+         "between its hand and pile, the searcher's own pile, the village deck below the "
+         "visible cards), consistently with what it sees, then descends the tree by UCB1 "
+         f"over the {SEARCH_TOP_K} best card plays by greedy's value (every village "
+         "placement), and plays the game out by the rollout policy (1 a win, a shared "
+         "victory split, nobody winning 1 / players each); plays the most visited action.",
+)
 
 RULES = (
     RuleOption(
@@ -137,7 +154,7 @@ class Prepared:
     """Kernel inputs for one run."""
 
     players: int
-    policies: np.ndarray  # (players,) int64: players.RANDOM or players.GREEDY per player
+    policies: np.ndarray  # (players,) int64: players.RANDOM, GREEDY or search_play.MCTS
     setc: np.ndarray  # card codes of one player's set (owner bits zero)
     vmasks: np.ndarray  # the village deck in content order
     hand: int
@@ -149,6 +166,7 @@ class Prepared:
     heat_radius: int
     weights: np.ndarray  # the greedy player's weights (players.PF_*)
     n_kinds: int
+    seats: tuple[str, ...] = ()  # the policy name of each player (mcts with its options)
 
 
 Symbol = Literal["helmet", "buddha", "rice", "samurai", "triangle", "circle", "square"]
@@ -342,6 +360,7 @@ class SamuraiCardGame(Game):
     default_players = 4
     policies = POLICIES
     default_policy = "greedy"
+    search = SEARCH
     rules = RULES
     fixed_readings = FIXED_READINGS
     options = krules.OPTIONS  # playing a card of each symbol (the forbid columns)
@@ -376,14 +395,22 @@ class SamuraiCardGame(Game):
         for s in range(3):
             weights[kplayers.PF_FREQ + s] = float(((cs.village_masks >> s) & 1).mean())
         return Prepared(
-            players=players, policies=np.array([CODES[s] for s in seats], np.int64),
+            players=players, policies=np.array([self.policy_code(s) for s in seats],
+                                                np.int64),
             setc=set_codes(cs, players), vmasks=cs.village_masks.copy(), hand=cs.hand,
             supply=supply_for(cs, players, rules), see_all=rules["villages"] == "see-all",
             tie_discard=rules["tied-marker"] == "discarded", chain=rules["chain"] == "on",
             # a village is at most one diagonal step beyond an earlier one
             radius=nv + 3, heat_radius=HEAT_RADIUS, weights=weights,
-            n_kinds=len(cs.kind_symbol),
+            n_kinds=len(cs.kind_symbol), seats=tuple(seats),
         )
+
+    def policy_code(self, policy: str) -> int:
+        """The kernel's code of a seat's policy (search_play.MCTS for the search)."""
+        if policy in CODES:
+            return CODES[policy]
+        self.policy_spec(policy)  # refuses an unknown name
+        return ksearch.MCTS
 
     def sizes(self, prep: Prepared) -> dict[str, int]:
         """Run-time sizes of the statistics table's dimensions."""
@@ -401,8 +428,45 @@ class SamuraiCardGame(Game):
         ban = no_forbidden()
         if forbid is not None:
             ban[:forbid.shape[0], :forbid.shape[1]] = forbid
+        if any(self.policy_spec(s).is_search for s in prep.seats):
+            self.run_search_chunk(prep, seed, first, count, aggs, out, rotation, ban)
+            return
         kplay.play_chunk(new_state(prep, aggs, rotation), np.uint64(seed), first, count, out,
                         ban)
+
+    def run_search_chunk(self, prep: Prepared, seed: int, first: int, count: int,
+                         aggs: dict[str, np.ndarray], out: np.ndarray, rotation: int,
+                         forbid: np.ndarray) -> int:
+        """run_chunk when a seat searches (kernels/samurai_card_game/search_play.py);
+        returns the moves simulated by the searches."""
+        ban = no_forbidden()
+        ban[:forbid.shape[0], :forbid.shape[1]] = forbid
+        st = new_state(prep, aggs, rotation)
+        budget, c, rollout = self.search_settings(prep, st)
+        ws = ksearch.new_workspace(st, ban, int(budget.max()), SEARCH_TOP_K, kstats.TABLE,
+                                   self.sizes(prep))
+        ksearch.play_chunk_search(st, ws, ban, np.uint64(seed), np.int64(first),
+                                  np.int64(count), out, budget, c, rollout,
+                                  np.int64(SEARCH_MAX_ROLLOUT))
+        return int(ws.moves[0])
+
+    def search_settings(self, prep: Prepared, st: krules.State
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per seat of `st` (after rotation, MAX_P entries): simulations per decision (0:
+        no search), exploration constant and rollout policy code."""
+        specs = [self.policy_spec(s) for s in prep.seats]
+        budget = np.zeros(kstats.MAX_P, np.int64)
+        c = np.zeros(kstats.MAX_P, np.float64)
+        rollout = np.zeros(kstats.MAX_P, np.int64)
+        for seat in range(prep.players):
+            j = int(st.seat[seat]["lane"])  # seat s holds player lane[s]
+            if j >= len(specs):  # a hand-built setup naming fewer seats than players
+                continue
+            spec = specs[j]
+            budget[seat] = spec.budget
+            c[seat] = spec.exploration
+            rollout[seat] = CODES.get(spec.rollout, kplayers.RANDOM)
+        return budget, c, rollout
 
     def handle(self, prep: Prepared, seed: int, playout: int,
                rotation: int = 0) -> SamuraiCardHandle:
@@ -567,7 +631,13 @@ class SamuraiCardHandle(GameHandle):
         self.row_columns = game.row_columns
         self.max_actions = max(1024, (prep.hand + 1) * len(self.st.front) + 16)
         self.width = 2 * prep.radius + 1
-        krules.py_setup(self.st, np.uint64(seed), playout)
+        self.seed = np.uint64(seed)
+        self.playout = np.int64(playout)
+        self.search = game.search_settings(prep, self.st) if prep.seats else None
+        self.ws = (ksearch.new_workspace(self.st, self.forbid, int(self.search[0].max()),
+                                         SEARCH_TOP_K, kstats.TABLE, game.sizes(prep))
+                   if self.search is not None and self.search[0].max() > 0 else None)
+        krules.py_setup(self.st, self.seed, playout)
 
     # --- hooks ---
     def current_player(self) -> int:
@@ -582,6 +652,14 @@ class SamuraiCardHandle(GameHandle):
         krules.py_apply(self.st, np.int64(action))
 
     def _choose(self) -> int:
+        seat = self.current_player()
+        if self.ws is not None and seat >= 0 and self.search[0][seat] > 0:
+            budget, c, rollout = self.search
+            # the forbidden set as the search's scratch holds it (forbid_option edits both)
+            root = ksearch_hooks.root_of(self.st, self.ws.scratch)
+            return int(ksearch.search_choose(root, self.ws, self.forbid, self.seed,
+                                             self.playout, budget[seat], c[seat],
+                                             rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
         return int(kplayers.py_choose(self.st, self.forbid))
 
     def is_over(self) -> bool:
