@@ -23,11 +23,12 @@ from kernels.samurai_sword.play import game_row
 MCTS = np.int64(2)  # policy code of a searching seat (after players.RANDOM, HEURISTIC)
 
 
-def new_workspace(st, forbid: np.ndarray, max_budget: int, table,
+def new_workspace(st, forbid: np.ndarray, max_budget: int, knob: np.ndarray, table,
                   sizes: dict) -> search.Workspace:
     """A search's memory for a chunk of playouts on states like `st` (trees of up to
-    `max_budget` simulations, a scratch state with its own aggregates)."""
-    scratch = H.new_scratch(st, forbid, table, sizes)
+    `max_budget` simulations, a scratch state with its own aggregates, settings `knob`:
+    search_hooks.knobs)."""
+    scratch = H.new_scratch(st, forbid, knob, table, sizes)
     return search.new_workspace(max_budget, scratch, st.legal.shape[0], int(R.MAX_P))
 
 
@@ -58,7 +59,7 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
     policy), c (MAX_P,) float64 exploration, rollout (MAX_P,) int64 rollout policy codes;
     max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
     keep = rows.shape[0] > 0
-    root = H.SearchState(st, forbid)
+    root = H.SearchState(st, forbid, ws.scratch.knobs)
     for g in range(count):
         playout = first + g
         R.setup(st, seed, playout)

@@ -87,6 +87,8 @@ POLICIES = {
 }
 
 SEARCH_MAX_ROLLOUT = 0  # mcts: rollout moves before the evaluation (0: to the end)
+SEARCH_EVIDENCE = 0.1  # mcts: weight of a role deal per public act its role would rarely take
+SEARCH_SPREAD = 2.0  # mcts: team score points per unit of log-odds (cut rollouts only)
 SEARCH = SearchSpec(
     name="mcts", budget=200, exploration=0.7, rollout="heuristic",
     help="Information-set Monte Carlo tree search (single-observer ISMCTS): each "
@@ -99,6 +101,13 @@ SEARCH = SearchSpec(
          "rollout policy and scores 1 for every player of the winning team; it plays the "
          "most visited action.",
 )
+
+
+
+def search_knobs() -> np.ndarray:
+    """The search's run-time settings (kernels/samurai_sword/search_hooks.knobs)."""
+    return KH.knobs(SEARCH_EVIDENCE, SEARCH_SPREAD)
+
 
 RULES = (
     RuleOption(
@@ -566,7 +575,8 @@ class SamuraiSword(Game):
         deny[:f.shape[0], :f.shape[1]] = f
         st = self.state(prep, aggs, rotation=rotation)
         budget, c, rollout = self.search_settings(prep, st)
-        ws = KSP.new_workspace(st, deny, int(budget.max()), KS.TABLE, self.sizes(prep))
+        ws = KSP.new_workspace(st, deny, int(budget.max()), search_knobs(), KS.TABLE,
+                               self.sizes(prep))
         KSP.play_chunk_search(st, ws, deny, np.uint64(seed), np.int64(first),
                               np.int64(count), out, budget, c, rollout,
                               np.int64(SEARCH_MAX_ROLLOUT))
@@ -728,7 +738,7 @@ class SwordHandle(GameHandle):
         self.decisions = 0  # decisions taken so far (keys a search player's streams)
         self.search = game.search_settings(prep, self.st)
         self.ws = (KSP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
-                                     KS.TABLE, game.sizes(prep))
+                                     search_knobs(), KS.TABLE, game.sizes(prep))
                    if self.search[0].max() > 0 else None)
         K.setup(self.st, self.seed, self.playout)
 
@@ -749,8 +759,8 @@ class SwordHandle(GameHandle):
         budget, c, rollout = self.search
         if self.ws is not None and seat >= 0 and budget[seat] > 0:
             return int(KSP.search_choose(
-                KH.wrap(self.st, self.forbid), self.ws, self.forbid, self.seed,
-                self.playout, np.int64(self.decisions), budget[seat], c[seat],
+                KH.wrap(self.st, self.forbid, self.ws.scratch.knobs), self.ws, self.forbid,
+                self.seed, self.playout, np.int64(self.decisions), budget[seat], c[seat],
                 rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
         return int(KPL.choose(self.st, self.forbid))
 
