@@ -269,3 +269,44 @@ def test_workspace_counts_simulated_moves():
     moves = GAME.run_search_chunk(prep, 1, 0, 1, aggs, np.zeros((0, 24), np.int64), 0,
                                   NO_FORBID)
     assert moves > aggs["misc"].sum() // 10 > 0
+
+
+@pytest.mark.parametrize(("players", "seat"), [(4, 2), (4, 0), (7, 3)])
+def test_a_determinization_keeps_the_searchers_observation_and_every_card(players, seat):
+    """Resampled states look the same to the searcher (its own role, stars, multiplier
+    and hand, every public fact), hold the same cards and roles in play, and differ
+    between streams."""
+    from kernels.rng import new_states, seed_stream
+    from kernels.samurai_sword import search_hooks as KH
+
+    seats = ["heuristic"] * players
+    seats[seat] = "mcts:5"
+    h = GAME.handle(prepared(seats, players), 7, 2)
+    for _ in range(40):
+        h.step()
+    assert not h.is_over()
+    me = int(K.to_move(h.st))
+    ws = h.ws
+    root = ws.scratch._replace(st=h.st)
+    stream = new_states(np.int64(0), np.int64(1))
+    seen = set()
+    for k in range(12):
+        seed_stream(stream[0], np.uint64(k), np.int64(0))
+        KH.clone_state(ws.scratch, root)
+        KH.determinize_state(ws.scratch, np.int64(me), stream[0])
+        s, real = ws.scratch.st, h.st
+        assert np.array_equal(observation(s, me), observation(real, me))
+        n = players
+        cards = s.seats["hand"][:n].sum(axis=0) + np.bincount(
+            s.game["deck"][0, :s.game["deck_n"][0]], minlength=K.MAX_T)
+        cards_real = real.seats["hand"][:n].sum(axis=0) + np.bincount(
+            real.game["deck"][0, :real.game["deck_n"][0]], minlength=K.MAX_T)
+        assert np.array_equal(cards, cards_real)
+        assert sorted(s.seats["role"][:n]) == sorted(real.seats["role"][:n])
+        assert s.seats["role"][0] == Role.SHOGUN
+        for q in range(n):
+            r = s.seats["role"][q]
+            assert s.seats["team"][q] == K.TEAM_OF[r]
+            assert (s.seats["stars"][q] > 0) == (r == Role.NINJA)
+        seen.add(s.seats["hand"][:n].tobytes() + s.seats["role"][:n].tobytes())
+    assert len(seen) > 6
