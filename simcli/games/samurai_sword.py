@@ -13,11 +13,13 @@ import numpy as np
 from kernels.samurai_sword import play as KP
 from kernels.samurai_sword import players as KPL
 from kernels.samurai_sword import rules as K
+from kernels.samurai_sword import search_hooks as KH
+from kernels.samurai_sword import search_play as KSP
 from kernels.samurai_sword import stats as KS
 from kernels.stat_table import as_tuple, columns
 from simcli.content import Document, read_document
 from simcli.errors import UserError
-from simcli.games.base import Content, CoreStats, Game, RuleOption, sha256
+from simcli.games.base import Content, CoreStats, Game, RuleOption, SearchSpec, sha256
 from simcli.games.handle import GameHandle
 
 EFFECTS = {
@@ -83,6 +85,29 @@ POLICIES = {
         "least (Parry and long Weapons kept)."
     ),
 }
+
+SEARCH_MAX_ROLLOUT = 0  # mcts: rollout moves before the evaluation (0: to the end)
+SEARCH_EVIDENCE = 0.1  # mcts: weight of a role deal per public act its role would rarely take
+SEARCH_SPREAD = 2.0  # mcts: team score points per unit of log-odds (cut rollouts only)
+SEARCH = SearchSpec(
+    name="mcts", budget=400, exploration=0.7, rollout="heuristic",
+    help="Information-set Monte Carlo tree search (single-observer ISMCTS): each "
+         "simulation first deals again everything the searching player cannot see (the "
+         "other players' roles but the Shogun's, with Ninja stars and multipliers, their "
+         "hands and the deck's order together, and every future shuffle and random draw), "
+         "consistently with what it can see (its own role and hand, hand sizes, Honor, "
+         "properties, the discard pile); it then descends the tree of every player's "
+         "decisions by UCB1 over the actions legal in that deal, plays the game out by the "
+         "rollout policy and scores 1 for every player of the winning team; it plays the "
+         "most visited action.",
+)
+
+
+
+def search_knobs() -> np.ndarray:
+    """The search's run-time settings (kernels/samurai_sword/search_hooks.knobs)."""
+    return KH.knobs(SEARCH_EVIDENCE, SEARCH_SPREAD)
+
 
 RULES = (
     RuleOption(
@@ -192,6 +217,7 @@ class Prepared:
     cinfo: np.ndarray
     pi: np.ndarray
     content: SwordContent
+    seats: tuple[str, ...] = ()  # each player's policy name (a search player's options)
 
 
 # --- content ------------------------------------------------------------------------------
@@ -451,6 +477,7 @@ class SamuraiSword(Game):
     default_players = 5
     policies = POLICIES
     default_policy = "heuristic"
+    search = SEARCH
     rules = RULES
     default_n = 200_000
     chunk_size = 2_000
@@ -484,6 +511,8 @@ class SamuraiSword(Game):
             raise UserError(f"content '{content.name}' has no [players.{players}] setup")
         if len(seats) != players:
             raise UserError(f"{len(seats)} policies for {players} players")
+        for x in seats:
+            self.check_policy(x)
         s = c.setups[players]
         order = sorted(range(players), key=lambda i: s.roles[i] != "shogun")
         honor = np.zeros(K.N_ROLE, np.int64)
@@ -493,12 +522,12 @@ class SamuraiSword(Game):
             mult[r] = s.multiplier.get(role, 0)
         return Prepared(
             players=players,
-            policies=np.array([KPL.POLICY_CODES[x] for x in seats], np.int64),
+            policies=np.array([KPL.POLICY_CODES.get(x, KSP.MCTS) for x in seats], np.int64),
             roles=np.array([ROLES.index(s.roles[i]) for i in order], np.int64),
             honor=honor, mult=mult, mult_top=s.ninja_most_stars,
             hands=np.array(c.hands, np.int64), ch_res=c.resilience, ch_abil=c.abilities,
             copies=c.copies, cinfo=card_info(c), pi=params(c, players, rules),
-            content=c,
+            content=c, seats=tuple(seats),
         )
 
     def sizes(self, prep: Prepared) -> dict[str, int]:
@@ -530,8 +559,42 @@ class SamuraiSword(Game):
                 raise UserError(f"forbid must be (players, {K.N_OPTIONS}) booleans, got shape "
                                 f"{f.shape}")
             deny[:f.shape[0]] = f
+        if any(self.policy_spec(x).is_search for x in prep.seats):
+            self.run_search_chunk(prep, seed, first, count, aggs, out, rotation, deny)
+            return
         KP.play_chunk(self.state(prep, aggs, rotation=rotation), np.uint64(seed), first,
                       count, deny, out)
+
+    def run_search_chunk(self, prep: Prepared, seed: int, first: int, count: int,
+                         aggs: dict[str, np.ndarray], out: np.ndarray, rotation: int,
+                         forbid: np.ndarray) -> int:
+        """run_chunk when a seat searches (kernels/samurai_sword/search_play.py); returns
+        the moves simulated by the searches."""
+        deny = np.zeros((MAX_P, K.N_OPTIONS), np.bool_)
+        f = np.asarray(forbid, np.bool_)
+        deny[:f.shape[0], :f.shape[1]] = f
+        st = self.state(prep, aggs, rotation=rotation)
+        budget, c, rollout = self.search_settings(prep, st)
+        ws = KSP.new_workspace(st, deny, int(budget.max()), search_knobs(), KS.TABLE,
+                               self.sizes(prep))
+        KSP.play_chunk_search(st, ws, deny, np.uint64(seed), np.int64(first),
+                              np.int64(count), out, budget, c, rollout,
+                              np.int64(SEARCH_MAX_ROLLOUT))
+        return int(ws.moves[0])
+
+    def search_settings(self, prep: Prepared, st: K.State
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per seat of `st` (after rotation, MAX_P entries): simulations per decision (0:
+        no search), exploration constant and rollout policy code."""
+        budget = np.zeros(MAX_P, np.int64)
+        c = np.zeros(MAX_P, np.float64)
+        rollout = np.zeros(MAX_P, np.int64)
+        for s in range(prep.players):
+            spec = self.policy_spec(prep.seats[int(st.seats[s]["lane"])])
+            budget[s] = spec.budget
+            c[s] = spec.exploration
+            rollout[s] = KPL.POLICY_CODES.get(spec.rollout, KPL.HEURISTIC)
+        return budget, c, rollout
 
     def remove_option(self, content: Content, option: int) -> Content | None:
         """The content without the option's cards (every card kind with that effect), or
@@ -670,7 +733,14 @@ class SwordHandle(GameHandle):
         self.log_n = self.st.game[0]["log_n"]  # a view: the kernels count into it
         self.max_actions = K.n_actions(len(prep.copies))
         self.forbid = np.zeros((MAX_P, K.N_OPTIONS), np.bool_)  # tests may forbid options
-        K.setup(self.st, np.uint64(seed), playout)
+        self.seed = np.uint64(seed)
+        self.playout = np.int64(playout)
+        self.decisions = 0  # decisions taken so far (keys a search player's streams)
+        self.search = game.search_settings(prep, self.st)
+        self.ws = (KSP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
+                                     search_knobs(), KS.TABLE, game.sizes(prep))
+                   if self.search[0].max() > 0 else None)
+        K.setup(self.st, self.seed, self.playout)
 
     # --- hooks ---
     def current_player(self) -> int:
@@ -682,8 +752,16 @@ class SwordHandle(GameHandle):
 
     def _apply(self, action: int) -> None:
         K.apply(self.st, action)
+        self.decisions += 1
 
     def _choose(self) -> int:
+        seat = int(K.to_move(self.st))
+        budget, c, rollout = self.search
+        if self.ws is not None and seat >= 0 and budget[seat] > 0:
+            return int(KSP.search_choose(
+                KH.wrap(self.st, self.forbid, self.ws.scratch.knobs), self.ws, self.forbid,
+                self.seed, self.playout, np.int64(self.decisions), budget[seat], c[seat],
+                rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
         return int(KPL.choose(self.st, self.forbid))
 
     def is_over(self) -> bool:
