@@ -789,7 +789,8 @@ POLICIES = {
         "Honor of the win (more against the Shogun or the leader). Keeps 3 koku for moves and "
         "buys samurai with the rest, placed where its cities are threatened or an attack is "
         "staged; builds a castle on a city or sea hub when rich. Fights with its strongest "
-        "cards; cancels attacks it would likely lose with Tsunami or Scorched Earth; as "
+        "cards; cancels attacks it would likely lose with Tsunami, Scorched Earth or "
+        "Shogunal Justice, and a card or attack of the Honor leader against a rival; as "
         "Emperor makes the leader play first and itself last."
     ),
 }
@@ -818,6 +819,10 @@ RULES = (
     RuleOption("tie-draw", ("2", "3"), "2",
                "Reading: cards a defender draws after a tie (no one wins, so 2; or 3 as a "
                "winning defender)."),
+    RuleOption("shogunal-justice", ("self", "others"), "self",
+               "self (printed: 'can only be played on oneself'): Shogunal Justice cancels "
+               "a card or an attack aimed at its holder; others (the printed optional rule "
+               "'may be played to defend another player'): one aimed at any clan."),
 )
 
 
@@ -918,6 +923,7 @@ class SamuraiKatana(Game):
         pi[K.PI_LAND_KOKU] = int(rules["land-of-koku"] == "on")
         pi[K.PI_KYOTO_SAFE] = int(rules["kyoto-uprising"] == "forbidden")
         pi[K.PI_TIE_DRAW] = int(rules["tie-draw"])
+        pi[K.PI_JUSTICE_OTHERS] = int(rules["shogunal-justice"] == "others")
         pi[K.PI_HAND] = numbers.hand
         pi[K.PI_START_KOKU] = numbers.start_koku
         pi[K.PI_SAMURAI] = numbers.samurai[k]
@@ -1277,12 +1283,11 @@ class SamuraiKatanaHandle(GameHandle):
             return "cancels the card with Shogunal Justice" if action else "lets the card act"
         if ph == int(K.CANCEL):
             if not action:
-                return "lets the attack come"
+                return "lets the move happen"
             effects = [int(self.prep.cards[c, KC.CC_EFFECT])
                        for c in st.hand[p, :st.pl[p, K.PL_HAND]]]
-            sea = bool(st.adj[1, st.bt[K.BT_LINK]]) and KC.E_TSUNAMI in effects
-            i = effects.index(KC.E_TSUNAMI if sea else KC.E_SCORCHED)
-            return f"cancels the attack with {self._hand(p, i)}"
+            i = effects.index(int(K.cancel_effect(action)))
+            return f"cancels the move with {self._hand(p, i)}"
         if ph in (int(K.ATT_CARDS), int(K.DEF_CARDS)):
             D = st.piles.shape[1]
             ij, k = divmod(action, D + 1)
@@ -1335,7 +1340,7 @@ class SamuraiKatanaHandle(GameHandle):
             K.Ev.CASTLE: lambda: f"builds a castle on {T(a)} for {b} koku",
             K.Ev.BUY: lambda: f"pays for {a} samurai ({b} koku left)",
             K.Ev.MOVE: lambda: f"moves {c} samurai from {T(a)} to {T(b)} ({d} koku)",
-            K.Ev.CANCEL: lambda: f"cancels {seat(b)}'s attack with {self.card(a)}",
+            K.Ev.CANCEL: lambda: f"cancels {seat(b)}'s move with {self.card(a)}",
             K.Ev.CARD: lambda: f"plays {self.card(a)} on "
                                + (T(b) if self.prep.cards[a, KC.CC_EFFECT] == KC.E_UPRISING
                                   else seat(b)),
