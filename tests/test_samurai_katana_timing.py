@@ -335,8 +335,8 @@ def test_the_winner_tie_break_chain():
     assert two([settsu, yamato], [hida], honor=(9, 10)) == [2]
     # clan points: a major city (2) beats a minor one (1)
     assert two([settsu], [yamato, hida]) == [1]
-    # cities: two minor cities beat one major (2 clan points each)
-    assert two([settsu], [yamato, kai]) == [2]
+    # cities: two minor cities beat one major (2 clan points each), whatever the territories
+    assert two([settsu, hida, sado], [yamato, kai]) == [2]
     # territories: equal cities and points, one more territory
     assert two([yamato, hida], [kai]) == [1]
     # castles: equal so far, a castle
