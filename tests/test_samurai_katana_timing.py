@@ -368,3 +368,12 @@ def test_a_returning_clan_reenters_free_land_or_enemy_land_its_uprising_can_clea
     w.h.apply(w.t("owari"))
     assert w.where("owari") == (1, 5, 0) and w.pl[0, K.PL_SUPPLY] == 20 - 6 + 3
     assert w.ok()
+
+
+def test_the_readings_in_force_name_the_timing_and_the_justice_option():
+    from simcli.analysis import readings_table
+
+    rows = readings_table(GAME, GAME.resolve_rules(["shogunal-justice=others"])).to_dicts()
+    text = " ".join(str(v) for r in rows for v in r.values())
+    assert "shogunal-justice" in text and "others" in text
+    assert "Tsunami any sea move" in text and "none in reserve" in text

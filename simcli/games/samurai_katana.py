@@ -908,6 +908,21 @@ class SamuraiKatana(Game):
     stats = TABLE
     length_column = "turns"
     options = K.OPTIONS
+    fixed_readings = (
+        "Cards playable at any time follow their printed timing: every other clan still in "
+        "the game may answer a move, or a card aimed at a clan (the clan aimed at first, then "
+        "clockwise from the active clan): Tsunami any sea move, Scorched Earth any move (both "
+        "refund the move), Shogunal Justice a card or an attack aimed at its holder (the koku "
+        "spent stays spent); an answer is not answered in turn.",
+        "A card playable at any time needs 3 or more cards in hand.",
+        "A taken castle is destroyed or replaced from the taker's reserve; only with none in "
+        "reserve may the taker move one of its own castles there.",
+        "A battle tie: the defender holds, no one gains Honor.",
+        "An eliminated clan returns next turn with 5 samurai and its koku set to 4, on a free "
+        "territory or an enemy one its free uprising can clear.",
+        "The winner: most Honor, then clan points, cities, territories, castles, samurai; "
+        "clans equal on all of them share the win.",
+    )
     supports_mirror = True
     own_metric_names = ("emperor_catch_up", "attacker_win_rate", "kinai_winner",
                         "elimination_rate")
