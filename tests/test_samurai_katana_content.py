@@ -1,10 +1,10 @@
 """Samurai & Katana content: the shipped map and deck, and the errors a broken file gets."""
 
-import re
 
 import numpy as np
 import pytest
 
+from kernels import katana_combat as KC
 from simcli.errors import UserError
 from simcli.games.samurai_katana import SamuraiKatana
 
@@ -121,34 +121,64 @@ def test_disconnected_map_is_rejected(tmp_path):
     assert at(path, "sado") in msg
 
 
-@pytest.mark.parametrize(("old", "new", "words"), [
+@pytest.mark.parametrize(("old", "new", "words", "where"), [
     ('territory = "settsu", size = "major"', 'territory = "osaka-bay", size = "major"',
-     ["city 'Osaka'", "unknown territory 'osaka-bay'"]),
+     ["city 'Osaka'", "unknown territory 'osaka-bay'", "map.cities[1].territory"], None),
     ('territory = "settsu", size = "major"', 'territory = "yamato", size = "major"',
-     ["city 'Nara'", "territory 'yamato' already holds Osaka"]),
-    ('size = "major", kyoto = true', 'size = "major"', ["no city is marked kyoto"]),
+     ["city 'Nara'", "territory 'yamato' already holds Osaka"], 'name = "Nara"'),
+    ('size = "major", kyoto = true', 'size = "major"', ["no city is marked kyoto"],
+     "cities = ["),
     ('terrain = "mountain", land = ["mutsu", "echigo"]', 'terrain = "hills", land = ["mutsu", '
-     '"echigo"]', ["territory 'dewa'", "'terrain' must be plain or mountain"]),
+     '"echigo"]', ["map.territories[17].terrain", "Invalid enum value 'hills'"], None),
     ('province = "kinai", terrain = "plain", land = ["yamashiro", "izumi", "ise", "kii"]',
      'province = "kansai", terrain = "plain", land = ["yamashiro", "izumi", "ise", "kii"]',
-     ["territory 'yamato'", "unknown province 'kansai'"]),
+     ["territory 'yamato'", "unknown province 'kansai'"], None),
     ('kind = "special", effect = "fan", amount = 3', 'kind = "event", effect = "fan", amount = 3',
-     ["card 'Ambush'", "effect 'fan' belongs on a special card"]),
+     ["card 'Ambush'", "effect 'fan' belongs on a special card"], None),
     ('name = "Ashigaru", count = 7, value = 1', 'name = "Ashigaru", count = 7, value = 12',
-     ["card 'Ashigaru'", "field 'value' must be an integer 0-9"]),
+     ["field 'deck.cards[0].value'", "Expected `int` <= 9"], None),
     ('kind = "anytime", effect = "ninja"', 'kind = "anytime", effect = "teleport"',
-     ["card 'Ninja'", "field 'effect' must be one of"]),
-    ("castle_cost = 4", "castle_cost = -4", ["field 'castle_cost'"]),
+     ["deck.cards[21].effect", "Invalid enum value 'teleport'"], None),
+    ("castle_cost = 4", "castle_cost = -4", ["field 'numbers.castle_cost'", ">= 0"], None),
     ("samurai = { 3 = 20, 4 = 20, 5 = 18, 6 = 15 }", "samurai = { 3 = 20, 4 = 20 }",
-     ["field 'samurai' must give a number for each player count"]),
-    ('game = "samurai-katana"', 'game = "samsara"', ["content is for 'samsara'"]),
+     ["field 'numbers.samurai'", "missing required field `5`"], None),
+    ('game = "samurai-katana"', 'game = "samsara"', ["content is for 'samsara'"], None),
+    ('kind = "anytime", effect = "ninja"', 'kind = "anytime", effect = "ninja", power = 3',
+     ["field 'deck.cards[21].power'", "unknown field `power`"], None),
+    ("tax_mountain = 1", "tax_mountain = 1\ntax_river = 3",
+     ["field 'numbers.tax_river'", "unknown field `tax_river`"], "tax_river = 3"),
+    ('name = "Ashigaru", count = 7, value = 1', 'name = "Ashigaru", count = "seven", value = 1',
+     ["field 'deck.cards[0].count'", "Expected `int`, got `str`"], None),
+    ('{ id = "dewa", name = "Dewa",', '{ id = "dewa", nom = "Dewa",',
+     ["field 'map.territories[17].nom'", "unknown field `nom`"], None),
 ])
-def test_bad_entries_are_named(tmp_path, old, new, words):
+def test_bad_entries_are_named_with_their_real_line(tmp_path, old, new, words, where):
     path = edited(tmp_path, old, new)
     msg = error_of(path)
     for w in words:
         assert w in msg, msg
-    assert re.search(r"line \d+", msg), msg
+    needle = where or new.split("\n")[-1]
+    assert f"line {line_of(path, needle)}:" in msg, msg
+    assert "\n" not in msg
+
+
+def test_the_schema_reads_the_standard_file_as_the_old_validators_did():
+    """Every field of the shipped file reaches the game (names, counts, costs, flags)."""
+    c = GAME.load_content(STANDARD)
+    deck = c.data.deck
+    i = deck.names.index("Ikko Ikki Uprising")  # count 2, value 4, swords 1, cost 2
+    assert deck.kinds[i] == "event" and deck.effects[i] == "uprising"
+    assert int(deck.counts[i]) == 2 and deck.table[i, KC.CC_VALUE] == 4
+    assert deck.table[i, KC.CC_SWORDS] == 1 and deck.table[i, KC.CC_COST] == 2
+    assert deck.table[i, KC.CC_EFFECT] == KC.E_UPRISING and deck.table[i, KC.CC_AMOUNT] == 0
+    j = deck.names.index("Ambush")  # a special: fan 3, no cost
+    assert deck.kinds[j] == "special" and int(deck.counts[j]) == 1
+    assert deck.table[j, KC.CC_AMOUNT] == 3 and deck.table[j, KC.CC_COST] == 0
+    assert c.name == "standard" and c.version == "1" and c.description.startswith("Recon")
+    board = c.data.board
+    dewa = board.ids.index("dewa")
+    assert board.names[dewa] == "Dewa" and board.mountain[dewa]
+    assert board.province_names[board.province[dewa]] == "Tosando"
 
 
 def test_malformed_and_missing_files(tmp_path):
@@ -158,7 +188,7 @@ def test_malformed_and_missing_files(tmp_path):
     assert "cannot read content file" in error_of(tmp_path / "missing.toml")
     empty = tmp_path / "empty.toml"
     empty.write_text('[content]\ngame = "samurai-katana"\n')
-    assert "[map]" in error_of(empty)
+    assert "missing required field `map`" in error_of(empty)
 
 
 def test_too_few_cities_for_the_player_count(tmp_path):

@@ -74,7 +74,10 @@ def test_rotations_and_statistics_agree_with_the_fast_path():
 def step_checked(h, forbid=None):
     """One step, checking the choice is legal (and not forbidden); the option used."""
     a = h.choose()
-    assert a in h.legal_actions(), (h.phase(), a)
+    if h.phase() == "discard":  # a mask of the hand (legal_actions lists 16 positions')
+        assert 0 <= a < 1 << int(h.st.pl[h.current_player(), K.PL_HAND]), a
+    else:
+        assert a in h.legal_actions(), (h.phase(), a)
     o = h.option_of(a)
     if forbid is not None and o >= 0:
         assert not forbid[h.current_player(), o], (K.OPTIONS[o], h.describe_action(a))

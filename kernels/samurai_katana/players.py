@@ -45,7 +45,6 @@ from kernels.samurai_katana.rules import (
     BT_CASTLE,
     BT_FILLED,
     BT_K,
-    BT_LINK,
     BT_TO,
     CANCEL,
     CASTLE,
@@ -456,21 +455,20 @@ def choose_castle(st, p, state, greedy, forbid):
 @njit(**STEP)
 def choose_take_castle(st, p, state, greedy):
     """A taken castle: greedy replaces it from its reserve (else destroys it); random
-    destroys, replaces or (with a castle of its own elsewhere) moves one there uniformly."""
+    destroys or replaces it, each half the time, or with none in reserve destroys it or
+    moves one of its own castles there, each half the time."""
     bd = st.bd
     n = st.bt[BT_TO]
     if greedy:
         return np.int64(st.pl[p, PL_CASTLES] > 0)
+    if st.pl[p, PL_CASTLES] > 0:
+        return np.int64(below(state, np.int64(2)))
     mine = 0
     for t in range(bd.shape[1]):
         if bd[OWNER, t] == p and bd[CASTLE, t] and t != n:
             mine += 1
-    options = 1 + (st.pl[p, PL_CASTLES] > 0) + (mine > 0)
-    pick = below(state, options)
-    if pick == 0:
+    if mine == 0 or below(state, np.int64(2)) == 0:
         return np.int64(0)
-    if pick == 1 and st.pl[p, PL_CASTLES] > 0:
-        return np.int64(1)
     r = below(state, mine)
     for t in range(bd.shape[1]):
         if bd[OWNER, t] == p and bd[CASTLE, t] and t != n:
@@ -524,16 +522,33 @@ def choose_battle_cards(st, p, state, pol, defending, forbid):
     return cards_action(st, i, j, k)
 
 
+@njit(**HELPER)
+def leads(pl, a, p):
+    """Clan a has more Honor than p and no less than any clan (public figures)."""
+    if pl[a, PL_HONOR] <= pl[p, PL_HONOR]:
+        return False
+    top = pl[a, PL_HONOR]
+    for q in range(pl.shape[0]):
+        top = max(top, pl[q, PL_HONOR])
+    return top == pl[a, PL_HONOR]
+
+
 @njit(**STEP)
 def choose_reaction(st, p, state, greedy, forbid):
-    """Shogunal Justice against a card (greedy: when it is worth it) or Tsunami / Scorched
-    Earth against an attack (greedy: when the attacker's odds are 1/2 or more); random half
-    the time."""
+    """Answers with a card playable at any time. Greedy: Shogunal Justice against a card
+    aimed at it when it is worth it; Tsunami, Scorched Earth or Justice (in that order)
+    against an attack on it when the attacker's odds are 1/2 or more; against a card or an
+    attack aimed at another clan only when the active clan leads the Honor; never against a
+    move into free or own land. Random: half the time, a uniform one of its answers."""
     ph = st.phase[0]
+    a_clan = st.cx[R.CX_ACTIVE]
+    v = st.cx[R.CX_VICTIM]
     if ph == JUSTICE:
         if forbid[p, E_JUSTICE - 1]:
             return np.int64(0)
         if greedy:
+            if v != p:
+                return np.int64(leads(st.pl, a_clan, p))
             c = st.cx[CX_CARD]
             eff = st.cards[c, CC_EFFECT]
             t = st.cx[CX_TARGET]
@@ -544,16 +559,33 @@ def choose_reaction(st, p, state, greedy, forbid):
                 worth = st.bd[SAM, t] >= 2 or st.terr[t, TC_CP] > 0
             return np.int64(worth)
         return np.int64(below(state, np.int64(2)) != 0)
-    bt = st.bt
-    i = R.can_cancel(st, p, st.adj[1, bt[BT_LINK]] == 1)
-    if forbid[p, st.cards[st.hand[p, i], CC_EFFECT] - 1]:
-        return np.int64(0)
+    m = R.move_reactions(st, p)
+    for b in range(3):
+        if m & (1 << b) and forbid[p, R.cancel_effect(b + 1) - 1]:
+            m &= ~(1 << b)
+    if m == 0:
+        return R.LET
     if greedy:
+        bt = st.bt
+        if v < 0 or (v != p and not leads(st.pl, a_clan, p)):
+            return R.LET
         n = bt[BT_TO]
         odds = st.win[min(bt[BT_K], MAX_SIZE), min(st.bd[SAM, n], MAX_SIZE),
                       st.bd[CASTLE, n], st.terr[n, TC_MOUNT]]
-        return np.int64(odds >= 0.5)
-    return np.int64(below(state, np.int64(2)) != 0)
+        if odds < 0.5:
+            return R.LET
+        for b in range(3):
+            if m & (1 << b):
+                return np.int64(b + 1)
+    if below(state, np.int64(2)) == 0:
+        return R.LET
+    k = below(state, np.int64((m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1)))
+    for b in range(3):
+        if m & (1 << b):
+            if k == 0:
+                return np.int64(b + 1)
+            k -= 1
+    return R.LET
 
 
 @njit(**STEP)

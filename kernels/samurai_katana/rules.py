@@ -25,13 +25,22 @@ Decisions (st.phase[0], taken by st.actor[0]) and their flat int64 actions:
 |             | MOVE + e * K + (k - 1), MOVE = CARD + D * W: move k samurai along link e  |
 |             | (from link_from[e] to adj[0, e]; K = samurai per clan, D = deck size)     |
 | JUSTICE     | 0 let the card act; 1 cancel it with Shogunal Justice                     |
-| CANCEL      | 0 let the attack come; 1 cancel it (Tsunami on a sea link, else Scorched  |
-|             | Earth)                                                                    |
+| CANCEL      | 0 let the move happen; 1 cancel it with Tsunami (a sea move), 2 with      |
+|             | Scorched Earth (any move), 3 with Shogunal Justice (an attack on the      |
+|             | holder, or on anyone with shogunal-justice=others)                        |
 | ATT_CARDS   | (i * D + j) * (D + 1) + (k + 1): combat cards at hand positions i < j and |
 | DEF_CARDS   | the special at k (-1: none)                                               |
 | TAKE_CASTLE | 0 destroy the taken castle; 1 replace it from the reserve; 2 + t move own |
 |             | castle from t there                                                       |
 | DISCARD     | bit mask of hand positions discarded in phase 4                           |
+
+"Playable at any time" cards (printed timing): when the active clan announces a move or
+plays a card against a clan, every other clan still in the game that holds 3+ cards and a
+card that can answer it is asked in turn (the clan it is aimed at first, then clockwise from
+the active clan) until one plays it: Tsunami cancels a sea move, Scorched Earth any move
+(both refund the move's koku and the Shogun's free move), Shogunal Justice a card or an
+attack aimed at its holder (the koku spent stays spent: only Tsunami and Scorched Earth
+print a refund). A card played in answer is not answered in turn.
 
 A decision with a single legal action is still asked (the random player draws from its
 stream there, as it always has). `apply` takes the decision, then runs the automatic steps
@@ -149,7 +158,8 @@ PI_MAX_ACTIONS = 18
 PI_KYOTO = 19
 PI_TRACE = 20  # games with index below this are traced turn by turn
 PI_TIE_DRAW = 21  # cards a defender draws after a tie (2 by default)
-N_PI = 22
+PI_JUSTICE_OTHERS = 22  # Shogunal Justice may defend another clan (the printed option)
+N_PI = 23
 
 # Float parameters (st.pf)
 PF_THRESHOLD = 0  # greedy attacks at this chance of winning or more
@@ -212,8 +222,9 @@ CX_EVER = 11  # provinces held whole at the end of some turn (bit mask)
 CX_CAPPED = 12  # the game was stopped by the safety cap
 CX_CARD = 13  # card type played for its power
 CX_TARGET = 14  # its target (clan or territory)
-CX_VICTIM = 15  # the clan it acts against (may counter)
-N_CX = 16
+CX_VICTIM = 15  # the clan the card or move in play acts against (-1: none)
+CX_REACT = 16  # clans already asked whether they react to it (rules.reactor)
+N_CX = 17
 
 # The battle or move in progress (st.bt)
 BT_FROM = 0
@@ -1197,10 +1208,52 @@ def advance(st):
 # --- cards played for their power ------------------------------------------------------------
 
 @njit(**STEP)
+def reactor(st, k):
+    """The k-th clan asked whether it answers the active clan's move or card: the clan it
+    is aimed at (st.cx[CX_VICTIM]) first, then the others clockwise from the active clan;
+    -1 after the last."""
+    p = st.cx[CX_ACTIVE]
+    v = st.cx[CX_VICTIM]
+    if v >= 0 and v != p:
+        if k == 0:
+            return v
+        k -= 1
+    P = n_players(st.pl)
+    for i in range(1, P):
+        q = (p + i) % P
+        if q != v:
+            if k == 0:
+                return q
+            k -= 1
+    return NONE
+
+
+@njit(**STEP)
 def can_counter(st, q):
-    """Whether q could cancel a card with Shogunal Justice now."""
+    """Whether q could cancel the card in play with Shogunal Justice now: it is aimed at
+    q (or at anyone, with shogunal-justice=others) and q holds Justice and 3+ cards."""
+    v = st.cx[CX_VICTIM]
+    if v < 0 or (v != q and st.pi[PI_JUSTICE_OTHERS] == 0):
+        return False
     return may_play_anytime(q, st.pl, 3) and find_card(q, E_JUSTICE, st.hand, st.pl,
                                                        st.cards) >= 0
+
+
+@njit(**STEP)
+def next_card_reaction(st):
+    """Ask the next clan that could counter the card in play (a JUSTICE decision); when
+    none is left, the card acts."""
+    k = st.cx[CX_REACT]
+    q = reactor(st, k)
+    while q >= 0:
+        k += 1
+        if can_counter(st, q):
+            st.cx[CX_REACT] = k
+            st.phase[0] = JUSTICE
+            st.actor[0] = q
+            return
+        q = reactor(st, k)
+    card_effect(st, st.cx[CX_ACTIVE])
 
 
 @njit(**STEP)
@@ -1225,11 +1278,8 @@ def play_card(st, p, i, target):
     elif eff == E_UPRISING:
         q = st.bd[OWNER, target]
     st.cx[CX_VICTIM] = q
-    if q >= 0 and can_counter(st, q):
-        st.phase[0] = JUSTICE
-        st.actor[0] = q
-        return
-    card_effect(st, p)
+    st.cx[CX_REACT] = 0
+    next_card_reaction(st)
 
 
 @njit(**STEP)
@@ -1274,22 +1324,67 @@ def card_effect(st, p):
 
 # --- moves and battles -------------------------------------------------------------------------
 
+LET = np.int64(0)  # CANCEL actions
+BY_TSUNAMI = np.int64(1)
+BY_SCORCHED = np.int64(2)
+BY_JUSTICE = np.int64(3)
+
+
+@njit(**INLINE)
+def cancel_effect(a):
+    """The card effect of CANCEL action a (1 Tsunami, 2 Scorched Earth, 3 Shogunal
+    Justice), 0 for letting the move happen."""
+    if a == BY_TSUNAMI:
+        return E_TSUNAMI
+    if a == BY_SCORCHED:
+        return E_SCORCHED
+    if a == BY_JUSTICE:
+        return E_JUSTICE
+    return 0
+
+
 @njit(**STEP)
-def can_cancel(st, q, sea):
-    """The card q would cancel an attack with (Tsunami on a sea link, else Scorched
-    Earth): its hand position, or -1."""
+def move_reactions(st, q):
+    """Bit mask of the CANCEL actions q may take against the move in progress (bit a - 1
+    for action a): Tsunami on a sea link, Scorched Earth on any, Shogunal Justice on an
+    attack on q (or on anyone with shogunal-justice=others); none with 2 cards or fewer."""
     if not may_play_anytime(q, st.pl, 3):
-        return -1
-    i = find_card(q, E_TSUNAMI, st.hand, st.pl, st.cards) if sea else -1
-    if i < 0:
-        i = find_card(q, E_SCORCHED, st.hand, st.pl, st.cards)
-    return i
+        return 0
+    bt = st.bt
+    m = 0
+    if st.adj[1, bt[BT_LINK]] == 1 and find_card(q, E_TSUNAMI, st.hand, st.pl,
+                                                  st.cards) >= 0:
+        m |= 1
+    if find_card(q, E_SCORCHED, st.hand, st.pl, st.cards) >= 0:
+        m |= 2
+    d = st.cx[CX_VICTIM]
+    if d >= 0 and (d == q or st.pi[PI_JUSTICE_OTHERS]) and find_card(
+            q, E_JUSTICE, st.hand, st.pl, st.cards) >= 0:
+        m |= 4
+    return m
+
+
+@njit(**STEP)
+def next_move_reaction(st):
+    """Ask the next clan that could cancel the move in progress (a CANCEL decision);
+    when none is left, the move goes on."""
+    k = st.cx[CX_REACT]
+    q = reactor(st, k)
+    while q >= 0:
+        k += 1
+        if move_reactions(st, q) != 0:
+            st.cx[CX_REACT] = k
+            st.phase[0] = CANCEL
+            st.actor[0] = q
+            return
+        q = reactor(st, k)
+    move_on(st, st.cx[CX_ACTIVE])
 
 
 @njit(**STEP)
 def start_move(st, p, e, k):
-    """p moves k samurai along link e (paying 1 koku unless free). Into an enemy territory
-    the defender may first cancel it (a decision)."""
+    """p moves k samurai along link e (paying 1 koku unless free); the other clans may
+    first cancel it with a card playable at any time (decisions, defender first)."""
     bd = st.bd
     s = st.link_from[e]
     n = st.adj[0, e]
@@ -1311,11 +1406,9 @@ def start_move(st, p, e, k):
     st.pl[p, PL_KOKU] -= bt[BT_COST]
     st.aggs.misc[Misc.MOVES] += 1
     emit(st.log, st.log_n, st.gs[G_TURN], p, Ev.MOVE, s, n, k, bt[BT_COST])
-    if q >= 0 and q != p and can_cancel(st, q, st.adj[1, e] == 1) >= 0:
-        st.phase[0] = CANCEL
-        st.actor[0] = q
-        return
-    move_on(st, p)
+    st.cx[CX_VICTIM] = q if q != p else NO_ONE
+    st.cx[CX_REACT] = 0
+    next_move_reaction(st)
 
 
 @njit(**STEP)
@@ -1487,7 +1580,8 @@ def conquer(st):
 @njit(**STEP)
 def take_castle(st, p, a):
     """p has taken the castle at n: destroy it (a = 0), replace it with one of its own
-    from reserve (1) or move its own castle from territory a - 2 there; then it moves in."""
+    from reserve (1) or, with none in reserve, move its own castle from territory a - 2
+    there; then it moves in."""
     bt = st.bt
     bd = st.bd
     pl = st.pl
@@ -1681,28 +1775,31 @@ def apply(st, a):
 
 @njit(**STEP)
 def apply_cancel(st, q, a):
-    """The defender cancels the attack (a = 1: the mover's koku and free move come back)
-    or lets it come."""
+    """q cancels the move in progress with Tsunami (a = 1) or Scorched Earth (2), the
+    mover's koku and free move coming back, or with Shogunal Justice (3), the koku spent;
+    or lets it happen (0: the next clan is asked)."""
     p = st.cx[CX_ACTIVE]
     bt = st.bt
-    if a == 1:
-        i = can_cancel(st, q, st.adj[1, bt[BT_LINK]] == 1)
-        c = st.hand[q, i]
-        st.aggs.cards[c, CardStat.POWER] += 1
-        discard_at(q, i, st.hand, st.pl, st.piles, st.gs)
-        st.aggs.misc[Misc.CANCELLED] += 1
-        emit(st.log, st.log_n, st.gs[G_TURN], q, Ev.CANCEL, c, p, 0, 0)
+    if a == LET:
+        next_move_reaction(st)
+        return
+    i = find_card(q, cancel_effect(a), st.hand, st.pl, st.cards)
+    c = st.hand[q, i]
+    st.aggs.cards[c, CardStat.POWER] += 1
+    discard_at(q, i, st.hand, st.pl, st.piles, st.gs)
+    st.aggs.misc[Misc.CANCELLED] += 1
+    emit(st.log, st.log_n, st.gs[G_TURN], q, Ev.CANCEL, c, p, 0, 0)
+    if a != BY_JUSTICE:
         st.pl[p, PL_KOKU] += bt[BT_COST]
         if bt[BT_FREE]:
             st.pl[p, PL_FREE] = 1
-        st.auto[0] = GO_ACT
-        return
-    move_on(st, p)
+    st.auto[0] = GO_ACT
 
 
 @njit(**STEP)
 def apply_justice(st, q, a):
-    """The victim cancels the card with Shogunal Justice (a = 1) or lets it act."""
+    """q cancels the card in play with Shogunal Justice (a = 1) or lets it act (0: the
+    next clan that could counter it is asked)."""
     p = st.cx[CX_ACTIVE]
     if a == 1:
         i = find_card(q, E_JUSTICE, st.hand, st.pl, st.cards)
@@ -1713,7 +1810,7 @@ def apply_justice(st, q, a):
         emit(st.log, st.log_n, st.gs[G_TURN], q, Ev.COUNTER, st.cx[CX_CARD], p, 0, 0)
         st.auto[0] = GO_ACT
         return
-    card_effect(st, p)
+    next_card_reaction(st)
 
 
 # --- the end -------------------------------------------------------------------------------------
@@ -1970,20 +2067,29 @@ def legal_actions(st, out):
         for k in range(min(pl[p, PL_KOKU], pl[p, PL_SUPPLY]) + 1):
             out[n] = k
             n += 1
-    elif ph == JUSTICE or ph == CANCEL:  # noqa: SIM109
+    elif ph == JUSTICE:
         out[0] = 0
         out[1] = 1
         n = 2
+    elif ph == CANCEL:
+        out[0] = LET
+        n = 1
+        m = move_reactions(st, p)
+        for b in range(3):
+            if m & (1 << b):
+                out[n] = b + 1
+                n += 1
     elif ph == TAKE_CASTLE:
         out[n] = 0
         n += 1
         if pl[p, PL_CASTLES] > 0:
             out[n] = 1
             n += 1
-        for t in range(T):
-            if bd[OWNER, t] == p and bd[CASTLE, t] and t != st.bt[BT_TO]:
-                out[n] = 2 + t
-                n += 1
+        else:  # "a player who has all his castles on the board" may move one there
+            for t in range(T):
+                if bd[OWNER, t] == p and bd[CASTLE, t] and t != st.bt[BT_TO]:
+                    out[n] = 2 + t
+                    n += 1
     elif ph == DISCARD:
         for m in range(1 << min(pl[p, PL_HAND], 16)):
             out[n] = m
@@ -2007,10 +2113,7 @@ def option_of(st, a):
     if ph == JUSTICE:
         return np.int64(E_JUSTICE - 1) if a == 1 else NONE
     if ph == CANCEL:
-        if a == 0:
-            return NONE
-        i = can_cancel(st, p, st.adj[1, st.bt[BT_LINK]] == 1)
-        return np.int64(st.cards[st.hand[p, i], CC_EFFECT] - 1)
+        return np.int64(cancel_effect(a) - 1) if a != LET else NONE
     if ph == ATT_CARDS or ph == DEF_CARDS:  # noqa: SIM109
         k = a % (st.piles.shape[1] + 1) - 1
         return np.int64(st.cards[st.hand[p, k], CC_EFFECT] - 1) if k >= 0 else NONE

@@ -8,8 +8,9 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+import msgspec
 import numpy as np
 
 from kernels import katana_combat as KC
@@ -32,6 +33,7 @@ from kernels.samurai_katana.stats import (
     SourceStat,
 )
 from kernels.stat_table import as_tuple
+from simcli.content import Document, read_document
 from simcli.errors import UserError
 from simcli.games.base import (
     Content,
@@ -40,8 +42,6 @@ from simcli.games.base import (
     OddsRequest,
     OddsResult,
     RuleOption,
-    line_of,
-    read_toml,
     sha256,
 )
 from simcli.games.handle import GameHandle, IllegalAction
@@ -133,139 +133,164 @@ class KatanaContent:
     numbers: Numbers
 
 
-class _Doc:
-    """A content file's text, for error messages that name the line."""
-
-    def __init__(self, path: Path, text: str) -> None:
-        self.path = path
-        self.text = text
-
-    def where(self, *needles: str) -> str:
-        for needle in needles:
-            line = line_of(self.text, needle)
-            if line:
-                return f"{self.path} line {line}"
-        return str(self.path)
-
-    def fail(self, msg: str, *needles: str) -> UserError:
-        return UserError(f"{self.where(*needles)}: {msg}")
+Id = Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S")]
+Small = Annotated[int, msgspec.Meta(ge=0, le=99)]
+Kind = Literal["warrior", "special", "event", "anytime"]
+Effect = Literal["none", "fan", "arquebus", "alliance", "uprising", "honor", "insult", "koku",
+                 "wako", "ninja", "tsunami", "scorched-earth", "shogunal-justice"]
 
 
-def _int(doc: _Doc, entry: dict, key: str, lo: int, hi: int, what: str, needle: str,
-         default: int | None = None) -> int:
-    value = entry.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise doc.fail(f"{what}: field '{key}' must be an integer {lo}-{hi}, got {value!r}",
-                       needle)
-    return value
+class ContentMeta(msgspec.Struct, forbid_unknown_fields=True):
+    """[content]: what the file is."""
+
+    game: str = GAME_NAME
+    name: str | None = None
+    version: int | str = 1
+    assumed: bool = True  # the default of every entry's `assumed`
+    description: str = ""
 
 
-def _str(doc: _Doc, entry: dict, key: str, what: str, needle: str) -> str:
-    value = entry.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise doc.fail(f"{what}: field '{key}' must be a non-empty string, got {value!r}",
-                       needle)
-    return value
+class Counts(msgspec.Struct, forbid_unknown_fields=True,
+             rename={"p3": "3", "p4": "4", "p5": "5", "p6": "6"}):
+    """A number for each player count 3-6 (0 allowed)."""
+
+    p3: Small
+    p4: Small
+    p5: Small
+    p6: Small
 
 
-def _entries(doc: _Doc, table: dict, key: str, section: str) -> list[dict]:
-    items = table.get(key)
-    if not isinstance(items, list) or not items:
-        raise doc.fail(f"[{section}] needs a non-empty '{key}' list", f"{key} =", f"[{section}]")
-    for i, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise doc.fail(f"[{section}] {key} entry {i + 1} must be a table", f"{key} =")
-    return items
+class SamuraiCounts(Counts, forbid_unknown_fields=True,
+                    rename={"p3": "3", "p4": "4", "p5": "5", "p6": "6"}):
+    """Samurai per clan for each player count 3-6 (at least 1)."""
+
+    p3: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    p4: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    p5: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    p6: Annotated[int, msgspec.Meta(ge=1, le=99)]
 
 
-def _flag(doc: _Doc, entry: dict, default: bool, what: str, needle: str) -> bool:
-    value = entry.get("assumed", default)
-    if not isinstance(value, bool):
-        raise doc.fail(f"{what}: field 'assumed' must be true or false", needle)
-    return value
+class NumbersTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[numbers]: the rulebook's numbers, every field optional (defaults as printed)."""
+
+    hand: Annotated[int, msgspec.Meta(ge=2, le=99)] = 5
+    start_koku: Small = 5
+    castles: Small = 3
+    castle_cost: Small = 4
+    kyoto_castle_cost: Small = 6
+    tax_plain: Small = 2
+    tax_mountain: Small = 1
+    return_samurai: Small = 5
+    return_koku: Small = 4
+    samurai: SamuraiCounts | None = None
+    minor_cities: Counts | None = None
+    extra_samurai: Counts | None = None
 
 
-def _check_fields(doc: _Doc, entry: dict, allowed: set[str], what: str, needle: str) -> None:
-    unknown = sorted(set(entry) - allowed)
-    if unknown:
-        raise doc.fail(f"{what}: unknown field '{unknown[0]}'", needle)
+class ProvinceLine(msgspec.Struct, forbid_unknown_fields=True):
+    """One province: its id, name and the Honor it pays when complete."""
+
+    id: Id
+    honor: Annotated[int, msgspec.Meta(ge=0, le=50)]
+    name: str | None = None
+    assumed: bool | None = None
 
 
-def parse_board(doc: _Doc, data: dict, default_assumed: bool) -> Board:
-    """The [map] section, validated: every link known and symmetric, every province used,
-    the map connected, cities on known territories with exactly one Kyoto."""
-    if not isinstance(data, dict):
-        raise doc.fail("needs a [map] table", "[map]")
-    provs = _entries(doc, data, "provinces", "map")
-    terrs = _entries(doc, data, "territories", "map")
-    cities = _entries(doc, data, "cities", "map")
-    assumed = False
-    prov_index: dict[str, int] = {}
-    prov_names, prov_honor = [], []
-    for i, p in enumerate(provs):
-        pid = _str(doc, p, "id", f"province entry {i + 1}", "provinces =")
-        needle = f'id = "{pid}"'
-        what = f"province '{pid}'"
-        if pid in prov_index:
-            raise doc.fail(f"{what} appears twice", needle)
-        _check_fields(doc, p, {"id", "name", "honor", "assumed"}, what, needle)
-        prov_index[pid] = i
-        prov_names.append(str(p.get("name", pid)))
-        prov_honor.append(_int(doc, p, "honor", 0, 50, what, needle))
-        assumed |= _flag(doc, p, default_assumed, what, needle)
-    index: dict[str, int] = {}
-    for i, t in enumerate(terrs):
-        tid = _str(doc, t, "id", f"territory entry {i + 1}", "territories =")
-        if tid in index:
-            raise doc.fail(f"territory '{tid}' appears twice", f'id = "{tid}"')
-        index[tid] = i
-    T = len(terrs)
-    names, province, mountain = [], np.zeros(T, np.int64), np.zeros(T, np.bool_)
+class TerritoryLine(msgspec.Struct, forbid_unknown_fields=True):
+    """One territory: its province, terrain and land and sea neighbours (by id)."""
+
+    id: Id
+    province: Id
+    terrain: Literal["plain", "mountain"]
+    name: str | None = None
+    land: list[str] = []
+    sea: list[str] = []
+    assumed: bool | None = None
+
+
+class CityLine(msgspec.Struct, forbid_unknown_fields=True):
+    """One city marker: the territory it stands on and its size (one is Kyoto)."""
+
+    name: Id
+    territory: Id
+    size: Literal["major", "minor"]
+    kyoto: bool = False
+    assumed: bool | None = None
+
+
+class MapTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[map]: provinces, territories and cities."""
+
+    provinces: Annotated[list[ProvinceLine], msgspec.Meta(min_length=1)]
+    territories: Annotated[list[TerritoryLine], msgspec.Meta(min_length=1)]
+    cities: Annotated[list[CityLine], msgspec.Meta(min_length=1)]
+
+
+class CardLine(msgspec.Struct, forbid_unknown_fields=True):
+    """One card type of the deck and its copies."""
+
+    name: Id
+    count: Annotated[int, msgspec.Meta(ge=1, le=60)]
+    value: Annotated[int, msgspec.Meta(ge=0, le=9)]
+    swords: Annotated[int, msgspec.Meta(ge=0, le=4)]
+    kind: Kind
+    effect: Effect = "none"
+    amount: Annotated[int, msgspec.Meta(ge=0, le=9)] = 0
+    cost: Annotated[int, msgspec.Meta(ge=0, le=20)] | None = None
+    assumed: bool | None = None
+    text: str = ""
+
+
+class DeckTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[deck]: the card types."""
+
+    cards: Annotated[list[CardLine], msgspec.Meta(min_length=1)]
+
+
+class KatanaFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A Samurai & Katana content file (the schema every file is checked against)."""
+
+    map: MapTable
+    deck: DeckTable
+    numbers: NumbersTable = msgspec.field(default_factory=NumbersTable)
+    content: ContentMeta = msgspec.field(default_factory=ContentMeta)
+
+
+def _links(doc: Document, terrs: list[TerritoryLine], index: dict[str, int]
+           ) -> list[dict[str, str]]:
+    """Each territory's neighbours (id -> "land" / "sea"), checked: known, not itself,
+    listed once, and listed back the same way at the other end."""
     links: list[dict[str, str]] = []
     for i, t in enumerate(terrs):
-        tid = t["id"]
-        needle = f'id = "{tid}"'
-        what = f"territory '{tid}'"
-        _check_fields(doc, t, {"id", "name", "province", "terrain", "land", "sea", "assumed"},
-                      what, needle)
-        names.append(str(t.get("name", tid)))
-        pid = _str(doc, t, "province", what, needle)
-        if pid not in prov_index:
-            raise doc.fail(f"{what}: unknown province '{pid}'", needle)
-        province[i] = prov_index[pid]
-        terrain = t.get("terrain")
-        if terrain not in ("plain", "mountain"):
-            raise doc.fail(f"{what}: field 'terrain' must be plain or mountain, got {terrain!r}",
-                           needle)
-        mountain[i] = terrain == "mountain"
-        assumed |= _flag(doc, t, default_assumed, what, needle)
         mine: dict[str, str] = {}
         for kind in ("land", "sea"):
-            lst = t.get(kind, [])
-            if not isinstance(lst, list) or not all(isinstance(x, str) for x in lst):
-                raise doc.fail(f"{what}: field '{kind}' must be a list of territory ids", needle)
-            for other in lst:
+            for k, other in enumerate(getattr(t, kind)):
+                key = ("map", "territories", i, kind, k)
+                what = f"territory '{t.id}'"
                 if other not in index:
-                    raise doc.fail(f"{what}: {kind} neighbour '{other}' is not a territory",
-                                   needle)
-                if other == tid:
-                    raise doc.fail(f"{what}: lists itself as a {kind} neighbour", needle)
+                    raise doc.error(key, f"{what}: {kind} neighbour '{other}' is not a "
+                                    f"territory")
+                if other == t.id:
+                    raise doc.error(key, f"{what}: lists itself as a {kind} neighbour")
                 if other in mine:
-                    raise doc.fail(f"{what}: '{other}' is listed twice (as {mine[other]} and "
-                                   f"{kind} neighbour)", needle)
+                    raise doc.error(key, f"{what}: '{other}' is listed twice (as "
+                                    f"{mine[other]} and {kind} neighbour)")
                 mine[other] = kind
         links.append(mine)
     for i, t in enumerate(terrs):
-        tid = t["id"]
         for other, kind in links[i].items():
-            back = links[index[other]].get(tid)
+            back = links[index[other]].get(t.id)
             if back != kind:
                 how = "does not list it" if back is None else f"lists it as a {back} neighbour"
-                raise doc.fail(f"asymmetric adjacency: territory '{tid}' lists '{other}' as a "
-                               f"{kind} neighbour but '{other}' {how}", f'id = "{tid}"')
-    for pid, pi in prov_index.items():
-        if not (province == pi).any():
-            raise doc.fail(f"province '{pid}' has no territories", f'id = "{pid}"')
+                raise doc.error(("map", "territories", i), f"asymmetric adjacency: territory "
+                                f"'{t.id}' lists '{other}' as a {kind} neighbour but "
+                                f"'{other}' {how}")
+    return links
+
+
+def _connected(doc: Document, terrs: list[TerritoryLine], index: dict[str, int],
+               links: list[dict[str, str]]) -> None:
+    """Every territory can be reached from the first by land or sea."""
     seen = {0}
     todo = deque([0])
     while todo:
@@ -275,42 +300,75 @@ def parse_board(doc: _Doc, data: dict, default_assumed: bool) -> Board:
             if j not in seen:
                 seen.add(j)
                 todo.append(j)
-    if len(seen) < T:
-        lost = next(i for i in range(T) if i not in seen)
-        raise doc.fail(f"the map is not connected: territory '{terrs[lost]['id']}' cannot be "
-                       f"reached from '{terrs[0]['id']}' by land or sea",
-                       f'id = "{terrs[lost]["id"]}"')
-    city_name = [""] * T
-    city_cp = np.zeros(T, np.int64)
+    if len(seen) < len(terrs):
+        lost = next(i for i in range(len(terrs)) if i not in seen)
+        raise doc.error(("map", "territories", lost), f"the map is not connected: territory "
+                        f"'{terrs[lost].id}' cannot be reached from '{terrs[0].id}' by land "
+                        f"or sea")
+
+
+def _cities(doc: Document, cities: list[CityLine], index: dict[str, int], default: bool
+            ) -> tuple[list[str], np.ndarray, int, bool]:
+    """(city name per territory, clan points per territory, Kyoto's territory, any
+    assumed), checked: known territories, one city each, exactly one Kyoto, a major city."""
+    city_name = [""] * len(index)
+    city_cp = np.zeros(len(index), np.int64)
     kyoto = -1
+    assumed = False
     for i, c in enumerate(cities):
-        cname = _str(doc, c, "name", f"city entry {i + 1}", "cities =")
-        needle = f'name = "{cname}"'
-        what = f"city '{cname}'"
-        _check_fields(doc, c, {"name", "territory", "size", "kyoto", "assumed"}, what, needle)
-        tid = _str(doc, c, "territory", what, needle)
-        if tid not in index:
-            raise doc.fail(f"{what}: unknown territory '{tid}'", needle)
-        ti = index[tid]
+        key = ("map", "cities", i)
+        what = f"city '{c.name}'"
+        if c.territory not in index:
+            raise doc.error((*key, "territory"), f"{what}: unknown territory '{c.territory}'")
+        ti = index[c.territory]
         if city_name[ti]:
-            raise doc.fail(f"{what}: territory '{tid}' already holds {city_name[ti]}", needle)
-        size = c.get("size")
-        if size not in ("major", "minor"):
-            raise doc.fail(f"{what}: field 'size' must be major or minor, got {size!r}", needle)
-        city_name[ti] = cname
-        city_cp[ti] = 2 if size == "major" else 1
-        is_kyoto = c.get("kyoto", False)
-        if not isinstance(is_kyoto, bool):
-            raise doc.fail(f"{what}: field 'kyoto' must be true or false", needle)
-        if is_kyoto:
+            raise doc.error((*key, "territory"), f"{what}: territory '{c.territory}' already "
+                            f"holds {city_name[ti]}")
+        city_name[ti] = c.name
+        city_cp[ti] = 2 if c.size == "major" else 1
+        if c.kyoto:
             if kyoto >= 0:
-                raise doc.fail(f"{what}: a second city marked kyoto", needle)
-            if size != "major":
-                raise doc.fail(f"{what}: Kyoto must be a major city", needle)
+                raise doc.error((*key, "kyoto"), f"{what}: a second city marked kyoto")
+            if c.size != "major":
+                raise doc.error((*key, "size"), f"{what}: Kyoto must be a major city")
             kyoto = ti
-        assumed |= _flag(doc, c, default_assumed, what, needle)
+        assumed |= default if c.assumed is None else c.assumed
     if kyoto < 0:
-        raise doc.fail("no city is marked kyoto = true (the imperial capital)", "cities =")
+        raise doc.error(("map", "cities"), "no city is marked kyoto = true (the imperial "
+                        "capital)")
+    return city_name, city_cp, kyoto, assumed
+
+
+def parse_board(doc: Document, m: MapTable, default_assumed: bool) -> Board:
+    """The [map] section past its schema: ids unique, provinces known and used, links known
+    and symmetric, the map connected, cities on known territories with exactly one Kyoto."""
+    prov_index: dict[str, int] = {}
+    assumed = False
+    for i, p in enumerate(m.provinces):
+        if p.id in prov_index:
+            raise doc.error(("map", "provinces", i, "id"), f"province '{p.id}' appears twice")
+        prov_index[p.id] = i
+        assumed |= default_assumed if p.assumed is None else p.assumed
+    index: dict[str, int] = {}
+    for i, t in enumerate(m.territories):
+        if t.id in index:
+            raise doc.error(("map", "territories", i, "id"),
+                            f"territory '{t.id}' appears twice")
+        index[t.id] = i
+    T = len(m.territories)
+    province = np.zeros(T, np.int64)
+    for i, t in enumerate(m.territories):
+        if t.province not in prov_index:
+            raise doc.error(("map", "territories", i, "province"),
+                            f"territory '{t.id}': unknown province '{t.province}'")
+        province[i] = prov_index[t.province]
+        assumed |= default_assumed if t.assumed is None else t.assumed
+    links = _links(doc, m.territories, index)
+    for pid, pi in prov_index.items():
+        if not (province == pi).any():
+            raise doc.error(("map", "provinces", pi), f"province '{pid}' has no territories")
+    _connected(doc, m.territories, index, links)
+    city_name, city_cp, kyoto, city_assumed = _cities(doc, m.cities, index, default_assumed)
     starts, to, sea = [0], [], []
     for i in range(T):
         for other, kind in links[i].items():
@@ -318,11 +376,16 @@ def parse_board(doc: _Doc, data: dict, default_assumed: bool) -> Board:
             sea.append(int(kind == "sea"))
         starts.append(len(to))
     return Board(
-        ids=tuple(t["id"] for t in terrs), names=tuple(names), province=province,
-        mountain=mountain, adj_start=np.array(starts, np.int64), adj_to=np.array(to, np.int64),
+        ids=tuple(t.id for t in m.territories),
+        names=tuple(t.name if t.name is not None else t.id for t in m.territories),
+        province=province,
+        mountain=np.array([t.terrain == "mountain" for t in m.territories], np.bool_),
+        adj_start=np.array(starts, np.int64), adj_to=np.array(to, np.int64),
         adj_sea=np.array(sea, np.int64), province_ids=tuple(prov_index),
-        province_names=tuple(prov_names), province_honor=np.array(prov_honor, np.int64),
-        city_name=tuple(city_name), city_cp=city_cp, kyoto=kyoto, assumed=assumed,
+        province_names=tuple(p.name if p.name is not None else p.id for p in m.provinces),
+        province_honor=np.array([p.honor for p in m.provinces], np.int64),
+        city_name=tuple(city_name), city_cp=city_cp, kyoto=kyoto,
+        assumed=assumed or city_assumed,
     )
 
 
@@ -337,113 +400,76 @@ def keep_value(kind: str, effect: str) -> int:
     return 2
 
 
-def parse_deck(doc: _Doc, data: dict, default_assumed: bool, hand: int) -> Deck:
-    """The [deck] section, validated: each card's kind fits its effect."""
-    if not isinstance(data, dict):
-        raise doc.fail("needs a [deck] table", "[deck]")
-    cards = _entries(doc, data, "cards", "deck")
+def parse_deck(doc: Document, d: DeckTable, default_assumed: bool, hand: int) -> Deck:
+    """The [deck] section past its schema: names unique, each card's kind fits its effect,
+    a koku cost only on events, enough cards to deal."""
+    cards = d.cards
     names: list[str] = []
     table = np.zeros((len(cards), KC.N_CC), np.int64)
     counts = np.zeros(len(cards), np.int64)
     assumed = np.zeros(len(cards), np.bool_)
-    kinds, effects = [], []
     for i, c in enumerate(cards):
-        name = _str(doc, c, "name", f"card entry {i + 1}", "cards =")
-        needle = f'name = "{name}"'
-        what = f"card '{name}'"
-        if name in names:
-            raise doc.fail(f"{what} appears twice", needle)
-        _check_fields(doc, c, {"name", "count", "value", "swords", "kind", "effect", "amount",
-                               "cost", "assumed", "text"}, what, needle)
-        counts[i] = _int(doc, c, "count", 1, 60, what, needle)
-        table[i, KC.CC_VALUE] = _int(doc, c, "value", 0, 9, what, needle)
-        table[i, KC.CC_SWORDS] = _int(doc, c, "swords", 0, 4, what, needle)
-        kind = c.get("kind")
-        if kind not in KINDS:
-            raise doc.fail(f"{what}: field 'kind' must be one of {', '.join(KINDS)}, got "
-                           f"{kind!r}", needle)
-        effect = c.get("effect", "none")
-        if effect not in EFFECTS:
-            raise doc.fail(f"{what}: field 'effect' must be one of {', '.join(EFFECTS)}, got "
-                           f"{effect!r}", needle)
-        code, needs, takes_amount = EFFECTS[effect]
-        if needs != kind:
-            raise doc.fail(f"{what}: effect '{effect}' belongs on a {needs} card, not a "
-                           f"{kind} card", needle)
-        if kind == "special" and effect == "none":
-            raise doc.fail(f"{what}: a special card needs an effect", needle)
-        table[i, KC.CC_KIND] = KINDS[kind]
+        key = ("deck", "cards", i)
+        what = f"card '{c.name}'"
+        if c.name in names:
+            raise doc.error((*key, "name"), f"{what} appears twice")
+        code, needs, takes_amount = EFFECTS[c.effect]
+        if needs != c.kind:
+            raise doc.error((*key, "effect"), f"{what}: effect '{c.effect}' belongs on a "
+                            f"{needs} card, not a {c.kind} card")
+        if c.kind == "special" and c.effect == "none":
+            raise doc.error((*key, "effect"), f"{what}: a special card needs an effect")
+        if c.cost is not None and c.kind != "event":
+            raise doc.error((*key, "cost"), f"{what}: only event cards have a koku cost")
+        counts[i] = c.count
+        table[i, KC.CC_VALUE] = c.value
+        table[i, KC.CC_SWORDS] = c.swords
+        table[i, KC.CC_KIND] = KINDS[c.kind]
         table[i, KC.CC_EFFECT] = code
-        table[i, KC.CC_AMOUNT] = _int(doc, c, "amount", 0, 9, what, needle, 0) if \
-            takes_amount else 0
-        if kind == "event":
-            table[i, KC.CC_COST] = _int(doc, c, "cost", 0, 20, what, needle, 0)
-        elif "cost" in c:
-            raise doc.fail(f"{what}: only event cards have a koku cost", needle)
-        table[i, KC.CC_KEEP] = keep_value(kind, effect)
-        table[i, KC.CC_KEY] = KC.combat_key(int(table[i, KC.CC_VALUE]),
-                                            int(table[i, KC.CC_SWORDS]),
-                                            int(table[i, KC.CC_KEEP]), kind == "special")
-        assumed[i] = _flag(doc, c, default_assumed, what, needle)
-        names.append(name)
-        kinds.append(kind)
-        effects.append(effect)
+        table[i, KC.CC_AMOUNT] = c.amount if takes_amount else 0
+        table[i, KC.CC_COST] = c.cost or 0
+        table[i, KC.CC_KEEP] = keep_value(c.kind, c.effect)
+        table[i, KC.CC_KEY] = KC.combat_key(c.value, c.swords, int(table[i, KC.CC_KEEP]),
+                                            c.kind == "special")
+        assumed[i] = default_assumed if c.assumed is None else c.assumed
+        names.append(c.name)
     if counts.sum() < 4 * hand:
-        raise doc.fail(f"the deck has {int(counts.sum())} cards; it needs at least "
-                       f"{4 * hand} (a hand of {hand} for each of 3 players, and more)",
-                       "cards =")
-    return Deck(names=tuple(names), counts=counts, table=table, kinds=tuple(kinds),
-                effects=tuple(effects), assumed=assumed)
+        raise doc.error(("deck", "cards"), f"the deck has {int(counts.sum())} cards; it needs "
+                        f"at least {4 * hand} (a hand of {hand} for each of 3 players, and "
+                        f"more)")
+    return Deck(names=tuple(names), counts=counts, table=table,
+                kinds=tuple(c.kind for c in cards), effects=tuple(c.effect for c in cards),
+                assumed=assumed)
 
 
-def parse_numbers(doc: _Doc, data: Any) -> Numbers:
-    """The [numbers] section (every field optional, defaults as printed)."""
-    if data is None:
-        return Numbers()
-    if not isinstance(data, dict):
-        raise doc.fail("[numbers] must be a table", "[numbers]")
-    base = Numbers()
-    kw: dict[str, Any] = {}
-    for key in ("hand", "start_koku", "castles", "castle_cost", "kyoto_castle_cost",
-                "tax_plain", "tax_mountain", "return_samurai", "return_koku"):
-        lo = 2 if key == "hand" else 0
-        kw[key] = _int(doc, data, key, lo, 99, "[numbers]", f"{key} =", getattr(base, key))
+def parse_numbers(n: NumbersTable) -> Numbers:
+    """The [numbers] section as Numbers (defaults as printed)."""
+    kw: dict[str, Any] = {k: getattr(n, k) for k in (
+        "hand", "start_koku", "castles", "castle_cost", "kyoto_castle_cost", "tax_plain",
+        "tax_mountain", "return_samurai", "return_koku")}
     for key in ("samurai", "minor_cities", "extra_samurai"):
-        value = data.get(key)
-        if value is None:
-            continue
-        if not isinstance(value, dict) or set(value) != {str(p) for p in PLAYER_COUNTS}:
-            raise doc.fail(f"[numbers]: field '{key}' must give a number for each player "
-                           f"count 3, 4, 5 and 6", f"{key} =")
-        lo = 1 if key == "samurai" else 0
-        kw[key] = tuple(_int(doc, value, str(p), lo, 99, f"[numbers] {key}", f"{key} =")
-                        for p in PLAYER_COUNTS)
-    unknown = sorted(set(data) - set(Numbers.__dataclass_fields__))
-    if unknown:
-        raise doc.fail(f"[numbers]: unknown field '{unknown[0]}'", f"{unknown[0]} =")
+        v = getattr(n, key)
+        if v is not None:
+            kw[key] = (v.p3, v.p4, v.p5, v.p6)
     return Numbers(**kw)
 
 
 def parse_content(path: Path) -> Content:
-    """Load and validate a Samurai & Katana content file (map, deck, numbers)."""
-    raw_doc, raw = read_toml(path)
-    doc = _Doc(path, raw.decode("utf-8"))
-    meta = raw_doc.get("content", {})
-    if not isinstance(meta, dict):
-        raise doc.fail("[content] must be a table", "[content]")
-    game = meta.get("game", GAME_NAME)
-    if game != GAME_NAME:
-        raise doc.fail(f"content is for '{game}', not {GAME_NAME}", "game =")
-    default_assumed = meta.get("assumed", True)
-    if not isinstance(default_assumed, bool):
-        raise doc.fail("[content]: field 'assumed' must be true or false", "assumed =")
-    numbers = parse_numbers(doc, raw_doc.get("numbers"))
-    board = parse_board(doc, raw_doc.get("map"), default_assumed)
-    deck = parse_deck(doc, raw_doc.get("deck"), default_assumed, numbers.hand)
+    """Load a Samurai & Katana content file (map, deck, numbers), checked against the
+    KatanaFile schema (types, ranges, unknown keys refused) and the checks across entries;
+    every error is one line naming the file, the line and the field."""
+    doc = read_document(path)
+    meta = doc.convert(ContentMeta, ("content",)) if "content" in doc.data else ContentMeta()
+    if meta.game != GAME_NAME:
+        raise doc.error(("content", "game"), f"content is for '{meta.game}', not {GAME_NAME}")
+    f = doc.convert(KatanaFile)
+    numbers = parse_numbers(f.numbers)
+    board = parse_board(doc, f.map, meta.assumed)
+    deck = parse_deck(doc, f.deck, meta.assumed, numbers.hand)
     return Content(
-        name=str(meta.get("name", path.stem)), version=str(meta.get("version", "1")),
-        path=path, sha256=sha256(raw), assumed=bool(board.assumed or deck.assumed.any()),
-        description=str(meta.get("description", "")),
+        name=meta.name if meta.name is not None else path.stem, version=str(meta.version),
+        path=path, sha256=sha256(doc.raw), assumed=bool(board.assumed or deck.assumed.any()),
+        description=meta.description,
         data=KatanaContent(board=board, deck=deck, numbers=numbers),
     )
 
@@ -789,7 +815,8 @@ POLICIES = {
         "Honor of the win (more against the Shogun or the leader). Keeps 3 koku for moves and "
         "buys samurai with the rest, placed where its cities are threatened or an attack is "
         "staged; builds a castle on a city or sea hub when rich. Fights with its strongest "
-        "cards; cancels attacks it would likely lose with Tsunami or Scorched Earth; as "
+        "cards; cancels attacks it would likely lose with Tsunami, Scorched Earth or "
+        "Shogunal Justice, and a card or attack of the Honor leader against a rival; as "
         "Emperor makes the leader play first and itself last."
     ),
 }
@@ -818,6 +845,10 @@ RULES = (
     RuleOption("tie-draw", ("2", "3"), "2",
                "Reading: cards a defender draws after a tie (no one wins, so 2; or 3 as a "
                "winning defender)."),
+    RuleOption("shogunal-justice", ("self", "others"), "self",
+               "self (printed: 'can only be played on oneself'): Shogunal Justice cancels "
+               "a card or an attack aimed at its holder; others (the printed optional rule "
+               "'may be played to defend another player'): one aimed at any clan."),
 )
 
 
@@ -877,6 +908,21 @@ class SamuraiKatana(Game):
     stats = TABLE
     length_column = "turns"
     options = K.OPTIONS
+    fixed_readings = (
+        "Cards playable at any time follow their printed timing: every other clan still in "
+        "the game may answer a move, or a card aimed at a clan (the clan aimed at first, then "
+        "clockwise from the active clan): Tsunami any sea move, Scorched Earth any move (both "
+        "refund the move), Shogunal Justice a card or an attack aimed at its holder (the koku "
+        "spent stays spent); an answer is not answered in turn.",
+        "A card playable at any time needs 3 or more cards in hand.",
+        "A taken castle is destroyed or replaced from the taker's reserve; only with none in "
+        "reserve may the taker move one of its own castles there.",
+        "A battle tie: the defender holds, no one gains Honor.",
+        "An eliminated clan returns next turn with 5 samurai and its koku set to 4, on a free "
+        "territory or an enemy one its free uprising can clear.",
+        "The winner: most Honor, then clan points, cities, territories, castles, samurai; "
+        "clans equal on all of them share the win.",
+    )
     supports_mirror = True
     own_metric_names = ("emperor_catch_up", "attacker_win_rate", "kinai_winner",
                         "elimination_rate")
@@ -918,6 +964,7 @@ class SamuraiKatana(Game):
         pi[K.PI_LAND_KOKU] = int(rules["land-of-koku"] == "on")
         pi[K.PI_KYOTO_SAFE] = int(rules["kyoto-uprising"] == "forbidden")
         pi[K.PI_TIE_DRAW] = int(rules["tie-draw"])
+        pi[K.PI_JUSTICE_OTHERS] = int(rules["shogunal-justice"] == "others")
         pi[K.PI_HAND] = numbers.hand
         pi[K.PI_START_KOKU] = numbers.start_koku
         pi[K.PI_SAMURAI] = numbers.samurai[k]
@@ -1277,12 +1324,11 @@ class SamuraiKatanaHandle(GameHandle):
             return "cancels the card with Shogunal Justice" if action else "lets the card act"
         if ph == int(K.CANCEL):
             if not action:
-                return "lets the attack come"
+                return "lets the move happen"
             effects = [int(self.prep.cards[c, KC.CC_EFFECT])
                        for c in st.hand[p, :st.pl[p, K.PL_HAND]]]
-            sea = bool(st.adj[1, st.bt[K.BT_LINK]]) and KC.E_TSUNAMI in effects
-            i = effects.index(KC.E_TSUNAMI if sea else KC.E_SCORCHED)
-            return f"cancels the attack with {self._hand(p, i)}"
+            i = effects.index(int(K.cancel_effect(action)))
+            return f"cancels the move with {self._hand(p, i)}"
         if ph in (int(K.ATT_CARDS), int(K.DEF_CARDS)):
             D = st.piles.shape[1]
             ij, k = divmod(action, D + 1)
@@ -1335,7 +1381,7 @@ class SamuraiKatanaHandle(GameHandle):
             K.Ev.CASTLE: lambda: f"builds a castle on {T(a)} for {b} koku",
             K.Ev.BUY: lambda: f"pays for {a} samurai ({b} koku left)",
             K.Ev.MOVE: lambda: f"moves {c} samurai from {T(a)} to {T(b)} ({d} koku)",
-            K.Ev.CANCEL: lambda: f"cancels {seat(b)}'s attack with {self.card(a)}",
+            K.Ev.CANCEL: lambda: f"cancels {seat(b)}'s move with {self.card(a)}",
             K.Ev.CARD: lambda: f"plays {self.card(a)} on "
                                + (T(b) if self.prep.cards[a, KC.CC_EFFECT] == KC.E_UPRISING
                                   else seat(b)),
