@@ -743,7 +743,8 @@ def odds_table(deck: Deck, h: int, req: OddsRequest) -> OddsResult:
     as Parquet and CSV, and one heatmap per terrain case."""
     import polars as pl
 
-    from reports import samurai_katana as R
+    from reports.samurai_katana import charts as RC
+    from reports.samurai_katana import tables as R
 
     if req.attacker is not None or req.defender is not None:
         raise UserError("--table computes every army size; drop --attacker/--defender")
@@ -768,7 +769,7 @@ def odds_table(deck: Deck, h: int, req: OddsRequest) -> OddsResult:
     for c in range(2):
         for m in range(2):
             path = out / f"heatmap_{R.terrain_slug(bool(c), bool(m))}.png"
-            R.odds_heatmap(path, frame, bool(c), bool(m))
+            RC.odds_heatmap(path, frame, bool(c), bool(m))
             paths.append(path)
     method = "exact" if n is None else "monte-carlo"
     rows = []
@@ -1046,7 +1047,7 @@ class SamuraiKatana(Game):
 
     def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
         """Emperor catch-up, attacker success, Kinai and eliminations."""
-        from reports.samurai_katana import battle_rate
+        from reports.samurai_katana.tables import battle_rate
         from reports.stats import rate
 
         games = int(aggs["wins"].sum() + aggs["misc"][Misc.SHARED])
