@@ -52,6 +52,18 @@ def first_call(game: Game) -> tuple[Any, float]:
     return prep, time.perf_counter() - t0
 
 
+def first_search_call(game: Game) -> None:
+    """Compile (or load from the cache) a game's search path: one playout with one seat
+    searching at a budget of 2."""
+    if game.search is None:
+        return
+    content = game.load_content(game.content_path(None))
+    players = game.default_players
+    seats = (f"{game.search.name}:2",) + (game.default_policy,) * (players - 1)
+    prep = game.prepare(content, players, seats, game.resolve_rules([]))
+    game.run_chunk(prep, BENCH_SEED, 0, 1, game.new_aggregates(prep), None)
+
+
 def cold_compile_seconds(game_name: str) -> float:
     """First-call seconds in a fresh process with an empty numba cache."""
     with tempfile.TemporaryDirectory() as cache:

@@ -23,8 +23,8 @@ from simcli.games.base import Game
 from simcli.run import build_config, run_game
 from simcli.runfolder import load_finished
 
-STRONG_GAMES = 200
-QUICK_STRONG_GAMES = 40
+STRONG_GAMES = 100
+QUICK_STRONG_GAMES = 30
 
 
 def strongest_policy(game: Game, skills: list[dict]) -> str:

@@ -27,14 +27,18 @@ QUICK_SKILL_SEEDS = 1_000
 
 
 def warm_up(names: list[str], threads: int) -> subprocess.Popen | None:
-    """Compile (or load from the cache) the kernels of these games in a second process,
-    so that on a fresh install compiling the later games overlaps with playing the first
-    ones. Nothing when only one thread is used. The numba cache is shared, so the study's
-    own process then loads what this one compiled."""
+    """Compile (or load from the cache) the kernels of these games in a second process
+    (the first game's search path, then each later game's fast path and search path), so
+    that on a fresh install compiling overlaps with playing. Nothing when only one thread
+    is used. The numba cache is shared, so the study's own process then loads what this
+    one compiled."""
     if threads < 2 or not names:
         return None
-    code = ("from simcli.bench import first_call; from simcli.registry import GAMES\n"
-            f"for name in {names!r}:\n    first_call(GAMES[name])\n")
+    code = ("from simcli.bench import first_call, first_search_call\n"
+            "from simcli.registry import GAMES\n"
+            f"for k, name in enumerate({names!r}):\n"
+            "    if k:\n        first_call(GAMES[name])\n"
+            "    first_search_call(GAMES[name])\n")
     try:
         return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
@@ -70,7 +74,7 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
     folder.create()
     t0 = time.perf_counter()
     entries = []
-    warming = warm_up(names[1:], threads or engine.default_threads())
+    warming = warm_up(names, threads or engine.default_threads())
     try:
         for name in names:
             game = get_game(name)

@@ -90,7 +90,7 @@ SEARCH_MAX_ROLLOUT = 0  # mcts: rollout moves before the evaluation (0: to the e
 SEARCH_EVIDENCE = 0.1  # mcts: weight of a role deal per public act its role would rarely take
 SEARCH_SPREAD = 2.0  # mcts: team score points per unit of log-odds (cut rollouts only)
 SEARCH = SearchSpec(
-    name="mcts", budget=400, exploration=0.7, rollout="heuristic",
+    name="mcts", budget=400, exploration=0.7, rollout="heuristic", study_budget=200,
     help="Information-set Monte Carlo tree search (single-observer ISMCTS): each "
          "simulation first deals again everything the searching player cannot see (the "
          "other players' roles but the Shogun's, with Ninja stars and multipliers, their "
