@@ -1,14 +1,21 @@
 """Samurai & Katana's search player (mcts, ISMCTS): the same results for a seed on any
 thread count and chunk size, only legal and allowed actions, no peeking at the cards a clan
 cannot see, the run's statistics untouched by simulations, replay equal to the fast path,
-and a clearly winning card found."""
+and a clearly winning counter found."""
 
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from kernels.katana_combat import CC_AMOUNT, CC_EFFECT, CC_SWORDS, CC_VALUE, E_INSULT
+from kernels.katana_combat import (
+    CC_AMOUNT,
+    CC_EFFECT,
+    CC_SWORDS,
+    CC_VALUE,
+    E_INSULT,
+    E_JUSTICE,
+)
 from kernels.samurai_katana import rules as K
 from kernels.samurai_katana import search_hooks as KH
 from kernels.samurai_katana import search_play as KSP
@@ -228,26 +235,45 @@ def test_the_attackers_face_down_cards_do_not_change_the_defenders_search():
 
 # --- a clearly winning action ---------------------------------------------------------------
 
-def test_the_search_plays_the_insult_that_wins():
-    """Seat 1 has passed the Honor target (the game ends this turn) one Honor ahead of the
-    searching seat 0, whose Plot (an insult of 2) puts it ahead: the search plays it on
-    seat 1."""
-    h = greedy_until(at_act_of_seat0, 0)
+def swap_in(st, card, arr, ix):
+    """Put a card of type `card` at arr[ix], swapping it from wherever one lies."""
+    if arr[ix] == card:
+        return
+    spots = [(st.hand, (q, i)) for q in range(4) for i in range(st.pl[q, K.PL_HAND])]
+    spots += [(st.piles, (r, i)) for r, n in ((0, st.gs[K.G_DECK]), (1, st.gs[K.G_DISC]))
+              for i in range(n)]
+    src, where = next((a, w) for a, w in spots if a[w] == card and (a is not arr or w != ix))
+    src[where], arr[ix] = arr[ix], card
+
+
+def test_the_search_counters_the_insult_that_loses_the_game():
+    """The last activation of the last turn: seat 2 plays Plot (an insult of 2) on seat 0,
+    which leads seat 1 by one Honor; seat 0 holds Shogunal Justice. Letting it act loses
+    the lead; the search cancels it."""
+    h = greedy_until(lambda h: h.phase() == "act" and h.current_player() == 2
+                     and h.st.gs[K.G_TURN] >= 2 and h.st.pl[0, K.PL_HAND] >= 3
+                     and h.st.gs[K.G_DISC] > 0, 0)
     st = h.st
-    cards = st.cards
-    plot = next(c for c in range(cards.shape[0])
-                if cards[c, CC_EFFECT] == E_INSULT and cards[c, CC_AMOUNT] == 2)
-    # swap a Plot into seat 0's first hand position from wherever it lies
-    spots = [(st.hand, (q, i)) for q in range(4) for i in range(st.pl[q, K.PL_HAND])
-             if q != 0] + [(st.piles, (r, i)) for r, n in ((0, st.gs[K.G_DECK]),
-                                                         (1, st.gs[K.G_DISC]))
-                           for i in range(n)]
-    arr, ix = next((a, ix) for a, ix in spots if a[ix] == plot)
-    arr[ix], st.hand[0, 0] = st.hand[0, 0], plot
+    effect = st.cards[:, CC_EFFECT]
+    plot = int(np.flatnonzero((effect == E_INSULT) & (st.cards[:, CC_AMOUNT] == 2))[0])
+    justice = int(np.flatnonzero(effect == E_JUSTICE)[0])
+    swap_in(st, plot, st.piles, (1, 0))  # played: in the discards
+    swap_in(st, justice, st.hand, (0, 0))
     target = int(st.pi[K.PI_TARGET])
-    for q, honor in enumerate((target, target + 1, 5, 5)):
+    for q, honor in enumerate((target + 1, target, 5, 5)):
         st.pl[q, K.PL_HONOR] = honor
     st.gs[K.G_END] = 1
-    st.pl[0, K.PL_KOKU] = 1  # Plot costs 1: no move and the card together
-    a, _, _ = search_at(st, budget=200)
-    assert a == K.CARD + 0 * max(st.bd.shape[1], K.MAX_P) + 1
+    st.scr[K.SC_DONE, :4] = 1
+    st.cx[K.CX_ITER] = 3
+    st.cx[K.CX_ORDER_ACT] = 1
+    st.cx[K.CX_ACTIVE] = 2
+    st.cx[K.CX_CARD] = plot
+    st.cx[K.CX_TARGET] = 0
+    st.cx[K.CX_VICTIM] = 0
+    st.phase[0] = K.JUSTICE
+    st.actor[0] = 0
+    assert sorted(h.legal_actions()) == [0, 1]
+    a, visits, actions = search_at(st, budget=200)
+    assert a == 1
+    root = {int(actions[i]): int(visits[i]) for i in range(1, 3)}
+    assert root[1] > root[0]
