@@ -15,6 +15,8 @@ import numpy as np
 
 from kernels import katana_combat as KC
 from kernels.samurai_katana import rules as K
+from kernels.samurai_katana import search_hooks as KH
+from kernels.samurai_katana import search_play as KSP
 from kernels.samurai_katana.play import N_ROW, Call, handle_call, handle_start, play_chunk
 from kernels.samurai_katana.stats import (
     N_CLUSTER,
@@ -42,6 +44,7 @@ from simcli.games.base import (
     OddsRequest,
     OddsResult,
     RuleOption,
+    SearchSpec,
     sha256,
 )
 from simcli.games.handle import GameHandle, IllegalAction
@@ -822,6 +825,23 @@ POLICIES = {
     ),
 }
 
+SEARCH_TOP_K = 6  # mcts: moves considered per activation step, the best by greedy's valuation
+SEARCH_MAX_ROLLOUT = 60  # mcts: rollout actions, then the position's evaluation (0: to the end)
+
+SEARCH = SearchSpec(
+    name="mcts", budget=100, exploration=0.7, rollout="greedy",
+    help=f"Information-set Monte Carlo tree search (SO-ISMCTS): each simulation deals the "
+         f"cards the clan cannot see (rivals' hands, the deck's order, an attacker's face-down "
+         f"cards) afresh, consistently with what it sees, from the search's own stream, "
+         f"descends the tree by UCB1 over pass, Honor sale, each playable card on greedy's "
+         f"target and the {SEARCH_TOP_K} best moves by greedy's valuation (and the strongest "
+         f"and weakest combat cards, purchases, the Emperor's order, counters, castles), "
+         f"plays {SEARCH_MAX_ROLLOUT} more actions by the rollout policy and scores the "
+         f"position by a softmax of Honor, clan points, income and samurai (a finished game: "
+         f"1 shared among the winners); plays the most visited action. Placing, returns, "
+         f"taken castles and discards follow greedy.",
+)
+
 RULES = (
     RuleOption("target-honor", ("20", "25", "30", "35", "40"), "25",
                "Honor a clan must pass to end the game (20: short game; 30-40: Duration option)."),
@@ -871,6 +891,7 @@ class Prepared:
     pf: np.ndarray
     win: np.ndarray
     data: KatanaContent | None = None  # names for the game log
+    seats: tuple[str, ...] = ()  # the seats' policy names (a search seat: its options)
 
 
 def kernel_map(board: Board, numbers: Numbers, minus_one: bool
@@ -902,6 +923,7 @@ class SamuraiKatana(Game):
     default_players = 4
     policies = POLICIES
     default_policy = "greedy"
+    search = SEARCH
     rules = RULES
     default_n = 50_000
     chunk_size = 1_000
@@ -987,10 +1009,12 @@ class SamuraiKatana(Game):
         pf[K.PF_THRESHOLD] = GREEDY_THRESHOLD
         codes = {"random": K.RANDOM, "greedy": K.GREEDY}
         return Prepared(
-            players=players, policies=np.array([codes[s] for s in seats], np.int64),
+            players=players, policies=np.array([codes.get(s, KSP.MCTS) for s in seats],
+                                               np.int64),
             terr=terr, adj_start=board.adj_start, adj=adj, prov=prov, majors=majors,
             minors=minors, cards=np.ascontiguousarray(data.deck.table),
             deck=deck_array(data.deck), pi=pi, pf=pf, win=win_table(data), data=data,
+            seats=tuple(seats),
         )
 
     def sizes(self, prep: Prepared) -> dict[str, int]:
@@ -1022,11 +1046,46 @@ class SamuraiKatana(Game):
     ) -> None:
         """Play a chunk of games into `aggs` (players rotated by `rotation` seats; seat s
         never uses option o where forbid[s, o])."""
+        if any(self.policy_spec(s).is_search for s in prep.seats):
+            self.run_search_chunk(prep, seed, first, count, aggs, rows, rotation, forbid)
+            return
         play(prep, seed, first, count, aggs, rows, rotation, forbid)
+
+    def run_search_chunk(self, prep: Prepared, seed: int, first: int, count: int,
+                         aggs: dict[str, np.ndarray], rows: np.ndarray | None,
+                         rotation: int = 0, forbid: np.ndarray | None = None) -> int:
+        """run_chunk when a seat searches (kernels/samurai_katana/search_play.py); returns
+        the moves simulated by the searches."""
+        st = self.state(prep, aggs, rotation=rotation)
+        ban = no_forbid() if forbid is None else np.ascontiguousarray(forbid, np.bool_)
+        budget, c, rollout = self.search_settings(prep, st)
+        ws = KSP.new_workspace(st, ban, int(budget.max()), SEARCH_TOP_K, TABLE,
+                               self.sizes(prep))
+        out = rows if rows is not None else np.zeros((0, N_ROW), np.int64)
+        KSP.play_chunk_search(st, ws, ban, np.uint64(seed), np.int64(first), np.int64(count),
+                              out, budget, c, rollout, np.int64(SEARCH_MAX_ROLLOUT))
+        return int(ws.moves[0])
+
+    def search_settings(self, prep: Prepared, st: K.State
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per seat of `st` (after rotation; MAX_P entries): simulations per decision (0: no
+        search), exploration constant and rollout policy code."""
+        specs = [self.policy_spec(s) for s in prep.seats]
+        budget = np.zeros(K.MAX_P, np.int64)
+        c = np.zeros(K.MAX_P, np.float64)
+        rollout = np.zeros(K.MAX_P, np.int64)
+        for seat in range(prep.players):
+            spec = specs[int(st.lane[seat])]  # seat s holds player lane[s]
+            budget[seat] = spec.budget
+            c[seat] = spec.exploration
+            rollout[seat] = K.GREEDY if spec.rollout == "greedy" else K.RANDOM
+        return budget, c, rollout
 
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0,
                forbid: np.ndarray | None = None) -> SamuraiKatanaHandle:
         """Playout `playout` of the run keyed by `seed`, step by step (simcli replay)."""
+        if any(self.policy_spec(s).is_search for s in prep.seats):
+            return SearchHandle(self, prep, seed, playout, rotation, forbid)
         return SamuraiKatanaHandle(self, prep, seed, playout, rotation, forbid)
 
     def odds(self, req: OddsRequest) -> OddsResult:
@@ -1406,3 +1465,33 @@ class SamuraiKatanaHandle(GameHandle):
                                  + f" after {b} turns" + ("" if c else " (safety cap)"),
         }
         return ev.name.lower(), words[ev]()
+
+
+class SearchHandle(SamuraiKatanaHandle):
+    """A game with search seats (mcts) driven from Python: the search decides for them
+    exactly as in the fast path (kernels/samurai_katana/search_play.py), its stream keyed
+    by the number of decisions taken so far."""
+
+    def __init__(self, game: SamuraiKatana, prep: Prepared, seed: int, playout: int,
+                 rotation: int = 0, forbid: np.ndarray | None = None) -> None:
+        super().__init__(game, prep, seed, playout, rotation, forbid)
+        self.seed = np.uint64(seed)
+        self.playout = np.int64(playout)
+        self.decisions = 0
+        self.search = game.search_settings(prep, self.st)
+        self.ws = KSP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
+                                    SEARCH_TOP_K, TABLE, game.sizes(prep))
+        self.root = KH.root_of(self.st, self.ws.scratch)
+
+    def _apply(self, action: int) -> None:
+        super()._apply(action)
+        self.decisions += 1
+
+    def _choose(self) -> int:
+        seat = self.current_player()
+        budget, c, rollout = self.search
+        if seat >= 0 and budget[seat] > 0:
+            return int(KSP.search_choose(self.root, self.ws, self.forbid, self.seed,
+                                         self.playout, np.int64(self.decisions), budget[seat],
+                                         c[seat], rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
+        return super()._choose()
