@@ -59,8 +59,9 @@ from kernels.stat_table import as_tuple, zeros
 
 SearchState = namedtuple("SearchState", ["st", "ban", "cfg", "prm", "buf"])
 """What the search sees: st (rules.State), ban (MAX_P, N_OPTIONS) bool the options each
-seat may never use, cfg (4,) int64 [draft picks considered (0: every pick), the searching
-seat, opponent model (1: rollout policy, 0: tree), rollout policy code], prm
+seat may never use, cfg (5,) int64 [draft picks considered (0: every pick), the searching
+seat, opponent model (1: rollout policy, 0: tree), rollout policy code, peek (tests only:
+1 skips the rivals' deal, so the search reads their real cards)], prm
 (2,) float64 the evaluation's spread (army points per unit of log-odds) and quality
 weight, buf (2, deck + hand + 2) int64 scratch for dealing unseen cards."""
 
@@ -70,7 +71,8 @@ weight, buf (2, deck + hand + 2) int64 scratch for dealing unseen cards."""
 # log-odds of winning by about 0.36 at 2 players and 1.3 at 4 (5.6 / players ~ 2.8, 1.4).
 EVAL_SCALE = 5.6
 OPPONENT_MODEL = 1
-CFG_DRAFT_K, CFG_ME, CFG_MODEL, CFG_ROLLOUT = 0, 1, 2, 3
+PEEK = 0  # tests only: 1 makes the search read the rivals' real cards (a deliberate leak)
+CFG_DRAFT_K, CFG_ME, CFG_MODEL, CFG_ROLLOUT, CFG_PEEK = 0, 1, 2, 3, 4
 EVAL_QUALITY = 0.125
 DEAL_TRIES = 64  # determinize: redeals before a constrained deal is forced
 
@@ -85,7 +87,7 @@ def wrap(st, ban: np.ndarray, draft_k: int) -> SearchState:
     """The search's view of state `st` with forbidden options `ban` (seat, option)."""
     width = st.deck.shape[1] + st.hand.shape[1] + 2
     prm = np.array([EVAL_SCALE / int(st.players[0]), EVAL_QUALITY], np.float64)
-    cfg = np.array([draft_k, 0, OPPONENT_MODEL, 0], np.int64)
+    cfg = np.array([draft_k, 0, OPPONENT_MODEL, 0, PEEK], np.int64)
     return SearchState(st, ban, cfg, prm,
                        np.zeros((2, width), np.int64))
 
@@ -325,7 +327,7 @@ def determinize_state(ss, player, stream):
                 shuffle(stream, u, n)
                 for i in range(n):
                     st.deck[q, i] = u[i]
-            else:
+            elif ss.cfg[CFG_PEEK] == 0:
                 _redeal_rival(st, np.int64(q), u, stream)
     search.reseed(st.rng, stream)
     ss.cfg[CFG_ME] = player
