@@ -40,7 +40,9 @@ Choices of the search:
 - `evaluate` (used only when rollouts are cut short) scores each clan's army: in the Final
   Battle its samurai (hand and face down), in the Clan Conflict its Hall of Honor plus a
   fair share of the samurai it still holds, each samurai worth about 1 (a little more
-  with a high best rating); the scores become win chances through a softmax (EVAL_SCALE).
+  with a high best rating), and EVAL_CARD per battle card not yet played (so a short
+  rollout does not see a card as free to spend); the scores become win chances through
+  a softmax (EVAL_SCALE).
 """
 
 from collections import namedtuple
@@ -62,8 +64,10 @@ SearchState = namedtuple("SearchState", ["st", "ban", "cfg", "prm", "buf"])
 seat may never use, cfg (5,) int64 [draft picks considered (0: every pick), the searching
 seat, opponent model (1: rollout policy, 0: tree), rollout policy code, peek (tests only:
 1 skips the rivals' deal, so the search reads their real cards)], prm
-(2,) float64 the evaluation's spread (army points per unit of log-odds) and quality
-weight, buf (2, deck + hand + 2) int64 scratch for dealing unseen cards."""
+(4,) float64 [the evaluation's spread (army points per unit of log-odds), its quality
+weight, its points per unplayed battle card, the margin by which the search's choice must
+beat the rollout policy's own choice (search_play.search_choose)], buf (2, deck + hand +
+2) int64 scratch for dealing unseen cards."""
 
 # evaluate: a samurai is worth 1 + EVAL_QUALITY x (its best rating - 2.5) army points, and
 # EVAL_SCALE / players army points make one unit of log-odds. Measured on 20,000 greedy
@@ -74,6 +78,8 @@ OPPONENT_MODEL = 1
 PEEK = 0  # tests only: 1 makes the search read the rivals' real cards (a deliberate leak)
 CFG_DRAFT_K, CFG_ME, CFG_MODEL, CFG_ROLLOUT, CFG_PEEK = 0, 1, 2, 3, 4
 EVAL_QUALITY = 0.125
+EVAL_CARD = 0.25  # a battle card not yet played in the Clan Conflict: a quarter samurai
+MARGIN = 0.0  # search_play.search_choose: 0 plays the most visited action
 DEAL_TRIES = 64  # determinize: redeals before a constrained deal is forced
 
 _MUTABLE_1D = ("lane", "phase", "actor", "auto", "turn", "avail", "avail_n", "pick",
@@ -86,7 +92,8 @@ _MUTABLE_1D = ("lane", "phase", "actor", "auto", "turn", "avail", "avail_n", "pi
 def wrap(st, ban: np.ndarray, draft_k: int) -> SearchState:
     """The search's view of state `st` with forbidden options `ban` (seat, option)."""
     width = st.deck.shape[1] + st.hand.shape[1] + 2
-    prm = np.array([EVAL_SCALE / int(st.players[0]), EVAL_QUALITY], np.float64)
+    prm = np.array([EVAL_SCALE / int(st.players[0]), EVAL_QUALITY, EVAL_CARD, MARGIN],
+                   np.float64)
     cfg = np.array([draft_k, 0, OPPONENT_MODEL, 0, PEEK], np.int64)
     return SearchState(st, ban, cfg, prm,
                        np.zeros((2, width), np.int64))
@@ -369,7 +376,7 @@ def _worth(ratings, c, quality):
 
 
 @njit(**NO_ALLOC)
-def _army(st, q, share, quality):
+def _army(st, q, share, quality, card):
     """Clan q's army points: samurai it will fight the Final Battle with (module
     docstring)."""
     v = 0.0
@@ -395,6 +402,8 @@ def _army(st, q, share, quality):
     ph = st.phase[0]
     if st.part[q] and (ph == R.OFFER or (ph == R.FIELD and q < st.actor[0])):
         rest += _worth(st.ratings, st.field[q], quality)  # on the table this round
+    for b in range(R.N_BATTLE):
+        v += card * (st.battle_in[b] and not st.played_g[q, b])
     return v + share * rest
 
 
@@ -407,7 +416,7 @@ def search_evaluate(ss, out):
     share = 1.0 / n
     top = -1e300
     for q in range(n):
-        out[q] = _army(st, np.int64(q), share, ss.prm[1]) / ss.prm[0]
+        out[q] = _army(st, np.int64(q), share, ss.prm[1], ss.prm[2]) / ss.prm[0]
         top = max(top, out[q])
     total = 0.0
     for q in range(n):

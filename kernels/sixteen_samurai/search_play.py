@@ -40,17 +40,39 @@ def decision_lane(st, seat, decision):
 
 
 @njit(**JIT)
+def _mean(tree, action):
+    """Mean reward of the root's child for `action` (-1.0 when it was never visited)."""
+    ch = tree.child[0]
+    while ch >= 0:
+        if tree.action[ch] == action and tree.visits[ch] > 0:
+            return tree.reward[ch] / tree.visits[ch]
+        ch = tree.sibling[ch]
+    return -1.0
+
+
+@njit(**JIT)
 def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
                   max_rollout):
     """The search's action for the seat to act of root.st (budget: simulations), at the
-    playout's decision number `decision`."""
+    playout's decision number `decision`: the most visited action, unless its mean reward
+    beats that of the rollout policy's own choice (in a determinization) by no more than
+    the margin root.prm[3] (0: always the most visited)."""
     st = root.st
     seat = st.actor[0]
     for cfg in (root.cfg, ws.scratch.cfg):
         cfg[H.CFG_ME] = seat
         cfg[H.CFG_ROLLOUT] = rollout
     search.seed_search(ws, seed, playout, decision_lane(st, seat, decision))
-    return search.mcts_choose(root, ws, forbid, budget, c, rollout, max_rollout)
+    a = search.mcts_choose(root, ws, forbid, budget, c, rollout, max_rollout)
+    margin = root.prm[3]
+    if margin <= 0.0 or ws.tree.used[0] <= 1:
+        return a
+    search.clone(ws.scratch, root)
+    search.determinize(ws.scratch, seat, ws.stream[0])
+    base = H.rollout_choice(ws.scratch, rollout)
+    if base != a and _mean(ws.tree, a) - _mean(ws.tree, base) <= margin:
+        return base
+    return a
 
 
 @njit(**JIT)
