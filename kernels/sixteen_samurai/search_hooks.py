@@ -61,9 +61,10 @@ from kernels.stat_table import as_tuple, zeros
 
 SearchState = namedtuple("SearchState", ["st", "ban", "cfg", "prm", "buf"])
 """What the search sees: st (rules.State), ban (MAX_P, N_OPTIONS) bool the options each
-seat may never use, cfg (5,) int64 [draft picks considered (0: every pick), the searching
+seat may never use, cfg (6,) int64 [draft picks considered (0: every pick), the searching
 seat, opponent model (1: rollout policy, 0: tree), rollout policy code, peek (tests only:
-1 skips the rivals' deal, so the search reads their real cards)], prm
+1 skips the rivals' deal, so the search reads their real cards), the phases the searcher
+searches (bit rules phase; in the others it plays the rollout policy)], prm
 (4,) float64 [the evaluation's spread (army points per unit of log-odds), its quality
 weight, its points per unplayed battle card, the margin by which the search's choice must
 beat the rollout policy's own choice (search_play.search_choose)], buf (2, deck + hand +
@@ -76,7 +77,8 @@ beat the rollout policy's own choice (search_play.search_choose)], buf (2, deck 
 EVAL_SCALE = 5.6
 OPPONENT_MODEL = 1
 PEEK = 0  # tests only: 1 makes the search read the rivals' real cards (a deliberate leak)
-CFG_DRAFT_K, CFG_ME, CFG_MODEL, CFG_ROLLOUT, CFG_PEEK = 0, 1, 2, 3, 4
+PHASES = 0b111111  # bit rules phase: the decisions the searcher searches (all by default)
+CFG_DRAFT_K, CFG_ME, CFG_MODEL, CFG_ROLLOUT, CFG_PEEK, CFG_PHASES = 0, 1, 2, 3, 4, 5
 EVAL_QUALITY = 0.125
 EVAL_CARD = 0.25  # a battle card not yet played in the Clan Conflict: a quarter samurai
 MARGIN = 0.0  # search_play.search_choose: 0 plays the most visited action
@@ -94,7 +96,7 @@ def wrap(st, ban: np.ndarray, draft_k: int) -> SearchState:
     width = st.deck.shape[1] + st.hand.shape[1] + 2
     prm = np.array([EVAL_SCALE / int(st.players[0]), EVAL_QUALITY, EVAL_CARD, MARGIN],
                    np.float64)
-    cfg = np.array([draft_k, 0, OPPONENT_MODEL, 0, PEEK], np.int64)
+    cfg = np.array([draft_k, 0, OPPONENT_MODEL, 0, PEEK, PHASES], np.int64)
     return SearchState(st, ban, cfg, prm,
                        np.zeros((2, width), np.int64))
 
@@ -353,10 +355,14 @@ def rollout_choice(ss, policy):
 @njit(**JIT)
 def search_legal(ss, out):
     """The actions the search considers for the seat to act: for a rival under the
-    opponent model its rollout policy's choice alone; for the searcher every legal action,
-    but in the draft only the draft_k strongest samurai left (draft_k > 0)."""
+    opponent model, or the searcher in a phase it does not search, the rollout policy's
+    choice alone; for the searcher every legal action, but in the draft only the draft_k
+    strongest samurai left (draft_k > 0). (The root of a search is never such a phase:
+    search_play.search_choose does not search there.)"""
     st = ss.st
-    if ss.cfg[CFG_MODEL] == 1 and st.actor[0] != ss.cfg[CFG_ME] and st.actor[0] >= 0:
+    me = st.actor[0] == ss.cfg[CFG_ME]
+    if st.actor[0] >= 0 and ((ss.cfg[CFG_MODEL] == 1 and not me) or (
+            me and not (ss.cfg[CFG_PHASES] >> st.phase[0]) & 1)):
         out[0] = rollout_choice(ss, ss.cfg[CFG_ROLLOUT])
         return 1
     n = R.legal_actions(st, out)

@@ -56,13 +56,18 @@ def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
     """The search's action for the seat to act of root.st (budget: simulations), at the
     playout's decision number `decision`: the most visited action, unless its mean reward
     beats that of the rollout policy's own choice (in a determinization) by no more than
-    the margin root.prm[3] (0: always the most visited)."""
+    the margin root.prm[3] (0: always the most visited). In a phase the searcher does not
+    search (root.cfg[CFG_PHASES]) it plays the rollout policy's choice."""
     st = root.st
     seat = st.actor[0]
     for cfg in (root.cfg, ws.scratch.cfg):
         cfg[H.CFG_ME] = seat
         cfg[H.CFG_ROLLOUT] = rollout
     search.seed_search(ws, seed, playout, decision_lane(st, seat, decision))
+    if not (root.cfg[H.CFG_PHASES] >> st.phase[0]) & 1:  # a phase it does not search
+        search.clone(ws.scratch, root)
+        search.determinize(ws.scratch, seat, ws.stream[0])
+        return H.rollout_choice(ws.scratch, rollout)
     a = search.mcts_choose(root, ws, forbid, budget, c, rollout, max_rollout)
     margin = root.prm[3]
     if margin <= 0.0 or ws.tree.used[0] <= 1:
