@@ -24,7 +24,9 @@ consistently with what it can see:
 Each unseen multiset is sorted before it is dealt, so a determinization depends only on
 what the searcher can see and on the search stream, never on where the real cards lie.
 Draft: everything is public but the future (reseeding alone). Final Battle: every hand is
-a public Hall of Honor; only rivals' face-down samurai of the round are resampled.
+a public Hall of Honor; only rivals' face-down samurai of the round are resampled. (One
+public fact is not used: a samurai a rival saved with Medicine is known to be in its hand
+until played; the deal may put it in the draw pile. The search knows less, never more.)
 
 Choices of the search:
 - `draft_k > 0` restricts the draft picks the search considers to the draft_k strongest
@@ -43,6 +45,11 @@ Choices of the search:
   with a high best rating), and EVAL_CARD per battle card not yet played (so a short
   rollout does not see a card as free to spend); the scores become win chances through
   a softmax (EVAL_SCALE).
+- The decision (search_play.search_choose) is the most visited action, unless its mean
+  reward beats that of the rollout policy's own choice by no more than MARGIN: the search
+  overrides the rollout policy only when its simulations say it gains. PHASES lists the
+  decisions searched at all (bit per rules phase); in the others the searcher plays the
+  rollout policy's choice.
 """
 
 from collections import namedtuple
@@ -81,7 +88,7 @@ PHASES = 0b111111  # bit rules phase: the decisions the searcher searches (all b
 CFG_DRAFT_K, CFG_ME, CFG_MODEL, CFG_ROLLOUT, CFG_PEEK, CFG_PHASES = 0, 1, 2, 3, 4, 5
 EVAL_QUALITY = 0.125
 EVAL_CARD = 0.25  # a battle card not yet played in the Clan Conflict: a quarter samurai
-MARGIN = 0.0  # search_play.search_choose: 0 plays the most visited action
+MARGIN = 0.03  # search_play.search_choose: 0 plays the most visited action
 DEAL_TRIES = 64  # determinize: redeals before a constrained deal is forced
 
 _MUTABLE_1D = ("lane", "phase", "actor", "auto", "turn", "avail", "avail_n", "pick",

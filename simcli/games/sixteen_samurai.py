@@ -75,17 +75,21 @@ POLICIES = {
 }
 
 SEARCH_DRAFT_K = 1  # mcts: draft picks considered, the strongest left (0: every pick)
-SEARCH_MAX_ROLLOUT = 0  # mcts: rollout actions before the evaluation (0: to the end)
+SEARCH_MAX_ROLLOUT = 6  # mcts: rollout actions before the evaluation (0: to the end)
 
 SEARCH = SearchSpec(
     name="mcts", budget=200, exploration=0.7, rollout="greedy",
-    help="Information-set Monte Carlo tree search (SO-ISMCTS): every simulation deals "
+    help="Information-set Monte Carlo tree search (ISMCTS): every simulation deals "
          "afresh what the player cannot see (rivals' hands and draw piles, its own draw "
          "pile's order, rivals' face-down samurai and cards of the round, all future dice "
-         "and shuffles) consistently with what it can see, descends the tree by UCB1 and "
-         "plays the game out with the rollout policy (a win scores 1); plays the most "
-         f"visited action. In the draft it considers the {SEARCH_DRAFT_K} strongest "
-         "samurai left.",
+         "and shuffles) consistently with what it can see, descends the tree of its own "
+         "decisions by UCB1 (rivals play the rollout policy), plays "
+         f"{SEARCH_MAX_ROLLOUT} more actions by the rollout policy and scores the "
+         "position by each clan's army (Hall of Honor, a share of the samurai still held, "
+         "unplayed battle cards) through a softmax (a finished game: 1 a win); plays the "
+         "most visited action unless it beats the rollout policy's own choice by no more "
+         f"than {SH.MARGIN:g} in mean reward. In the draft it considers the "
+         f"{SEARCH_DRAFT_K} strongest samurai left.",
 )
 
 RULES = (
