@@ -12,6 +12,8 @@ import numpy as np
 
 from kernels.dice import MAX_DICE, UMA
 from kernels.sixteen_samurai import rules as KR
+from kernels.sixteen_samurai import search_hooks as SH
+from kernels.sixteen_samurai import search_play as SP
 from kernels.sixteen_samurai.play import (
     N_ROW,
     ROW_COLUMNS,
@@ -42,6 +44,7 @@ from simcli.games.base import (
     OddsRequest,
     OddsResult,
     RuleOption,
+    SearchSpec,
     read_toml,
     sha256,
 )
@@ -70,6 +73,24 @@ POLICIES = {
         f"exact reroll calculation gains more than {GREEDY_MARGIN:.2f}, Medicine when losing."
     ),
 }
+
+SEARCH_DRAFT_K = 1  # mcts: draft picks considered, the strongest left (0: every pick)
+SEARCH_MAX_ROLLOUT = 6  # mcts: rollout actions before the evaluation (0: to the end)
+
+SEARCH = SearchSpec(
+    name="mcts", budget=200, exploration=0.7, rollout="greedy",
+    help="Information-set Monte Carlo tree search (ISMCTS): every simulation deals "
+         "afresh what the player cannot see (rivals' hands and draw piles, its own draw "
+         "pile's order, rivals' face-down samurai and cards of the round, all future dice "
+         "and shuffles) consistently with what it can see, descends the tree of its own "
+         "decisions by UCB1 (rivals play the rollout policy), plays "
+         f"{SEARCH_MAX_ROLLOUT} more actions by the rollout policy and scores the "
+         "position by each clan's army (Hall of Honor, a share of the samurai still held, "
+         "unplayed battle cards) through a softmax (a finished game: 1 a win); plays the "
+         "most visited action unless it beats the rollout policy's own choice by no more "
+         f"than {SH.MARGIN:g} in mean reward. In the draft it considers the "
+         f"{SEARCH_DRAFT_K} strongest samurai left.",
+)
 
 RULES = (
     RuleOption(
@@ -152,6 +173,7 @@ class Prepared:
     td: np.ndarray  # chance of each pool's two highest dice
     clan_bins: int
     battle_in: np.ndarray  # (N_BATTLE,) bool: battle cards each clan holds
+    seats: tuple[str, ...] = ()  # each seat's policy name (search players' options)
 
 
 Rating = Annotated[int, msgspec.Meta(ge=1, le=MAX_DICE)]
@@ -271,6 +293,7 @@ class SixteenSamurai(Game):
     default_players = 4
     policies = POLICIES
     default_policy = "greedy"
+    search = SEARCH
     rules = RULES
     fixed_readings = FIXED_READINGS
     options = BATTLE_CARDS  # forbid columns: the kernel's rules.OPTIONS, in that order
@@ -306,7 +329,8 @@ class SixteenSamurai(Game):
         td, table = odds_tables(roster.faces, roster.uma_value)
         return Prepared(
             players=players,
-            policies=np.array([POLICY_CODES[s] for s in seats], np.int64),
+            policies=np.array([POLICY_CODES.get(s, SP.MCTS) for s in seats], np.int64),
+            seats=tuple(seats),
             names=roster.names, ratings=roster.ratings, totals=roster.totals,
             rank_order=strength_order(roster.ratings), faces=roster.faces,
             uma=roster.uma_value, clan=roster.clan_size, hand_size=roster.hand_size,
@@ -344,8 +368,40 @@ class SixteenSamurai(Game):
         """Play a chunk of games into `aggs` (players rotated by `rotation` seats);
         forbid[s, o] denies seat s battle card o (OPTIONS order)."""
         out = rows if rows is not None else np.zeros((0, N_ROW), np.int64)
+        if any(self.policy_spec(s).is_search for s in prep.seats):
+            self.run_search_chunk(prep, seed, first, count, aggs, out, rotation, forbid)
+            return
         play_chunk(self.state(prep, aggs, rotation=rotation), np.uint64(seed), first, count,
                    forbid_table(forbid), out)
+
+    def run_search_chunk(self, prep: Prepared, seed: int, first: int, count: int,
+                         aggs: dict[str, np.ndarray], out: np.ndarray, rotation: int,
+                         forbid: np.ndarray | None) -> int:
+        """run_chunk when a seat searches (kernels/sixteen_samurai/search_play.py);
+        returns the moves simulated by the searches."""
+        st = self.state(prep, aggs, rotation=rotation)
+        ban = forbid_table(forbid)
+        budget, c, rollout = self.search_settings(prep, st)
+        ws = SP.new_workspace(st, ban, int(budget.max()), SEARCH_DRAFT_K, TABLE,
+                              self.sizes(prep))
+        SP.play_chunk_search(st, ws, ban, np.uint64(seed), np.int64(first), np.int64(count),
+                             out, budget, c, rollout, np.int64(SEARCH_MAX_ROLLOUT))
+        return int(ws.moves[0])
+
+    def search_settings(self, prep: Prepared, st: KR.State
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per seat of `st` (after rotation; MAX_P entries): simulations per decision (0:
+        no search), exploration constant and rollout policy code."""
+        budget = np.zeros(KR.MAX_P, np.int64)
+        c = np.zeros(KR.MAX_P, np.float64)
+        rollout = np.zeros(KR.MAX_P, np.int64)
+        for seat in range(prep.players):
+            spec = self.policy_spec(prep.seats[int(st.lane[seat])]) if prep.seats else None
+            if spec is not None and spec.is_search:
+                budget[seat] = spec.budget
+                c[seat] = spec.exploration
+                rollout[seat] = POLICY_CODES[spec.rollout]
+        return budget, c, rollout
 
     def remove_option(self, content: Content, option: int) -> Content | None:
         """The content with battle card `option` taken out of every clan's five."""
@@ -477,7 +533,14 @@ class SixteenSamuraiHandle(GameHandle):
         self.log_n = self.st.log_n
         self.forbid = forbid_table(forbid)
         self._out = np.zeros(max(self.max_actions, N_ROW), np.int64)
-        handle_start(self.st, np.uint64(seed), playout)
+        self.seed = np.uint64(seed)
+        self.playout = np.int64(playout)
+        self.decisions = 0  # actions applied so far (keys a search player's streams)
+        self.search = game.search_settings(prep, self.st)
+        self.ws = (SP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
+                                    SEARCH_DRAFT_K, TABLE, game.sizes(prep))
+                   if self.search[0].max() > 0 else None)
+        handle_start(self.st, self.seed, self.playout)
 
     def _call(self, call: Call, a: int = 0, out: np.ndarray | None = None) -> int:
         return int(handle_call(self.st, np.int64(call), a, self._out if out is None else out,
@@ -493,8 +556,16 @@ class SixteenSamuraiHandle(GameHandle):
 
     def _apply(self, action: int) -> None:
         self._call(Call.APPLY, action)
+        self.decisions += 1
 
     def _choose(self) -> int:
+        seat = int(self.st.actor[0])
+        budget, c, rollout = self.search
+        if self.ws is not None and seat >= 0 and budget[seat] > 0:
+            root = SH.wrap(self.st, self.forbid, SEARCH_DRAFT_K)
+            return int(SP.search_choose(root, self.ws, self.forbid, self.seed, self.playout,
+                                        np.int64(self.decisions), budget[seat], c[seat],
+                                        rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
         return self._call(Call.CHOOSE)
 
     def is_over(self) -> bool:

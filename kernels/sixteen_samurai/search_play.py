@@ -1,0 +1,107 @@
+"""Sixteen Samurai's fast path with search players: the loop of `play.play_chunk`, where a
+seat whose budget is positive decides by `search.mcts_choose` (ISMCTS, search_hooks.py)
+and the others by `players.choose`. Compiled apart from `play_chunk`, so the ordinary fast
+path does not compile the search.
+
+Each search decision draws from its own stream, keyed (`decision_lane`) by the run's seed,
+the playout, the searching player's stream lane (which travels with the player under
+--mirror) and the number of decisions taken so far in the playout: the same decisions for
+the same seed on any number of threads and any chunk size.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels import search
+from kernels.config import JIT
+from kernels.sixteen_samurai import players as P
+from kernels.sixteen_samurai import rules as R
+from kernels.sixteen_samurai import search_hooks as H
+from kernels.sixteen_samurai.play import game_row
+
+MCTS = 2  # policy code of a searching seat (after players.RANDOM, GREEDY)
+MAX_ACTIONS = 1024  # legal actions buffer (the largest draft pool, 16 x 4 samurai, fits)
+
+
+def new_workspace(st, forbid: np.ndarray, max_budget: int, draft_k: int, table,
+                  sizes: dict) -> search.Workspace:
+    """A search's memory for a chunk of playouts on states like `st` (trees of up to
+    `max_budget` simulations, a scratch state with its own aggregates)."""
+    scratch = H.new_scratch(st, forbid, draft_k, table, sizes)
+    return search.new_workspace(max_budget, scratch, MAX_ACTIONS, R.MAX_P)
+
+
+@njit(**JIT)
+def decision_lane(st, seat, decision):
+    """The 'seat' key of the search stream of `seat`'s decision number `decision` (from 0,
+    every seat's decisions counted) of the playout: its player's stream lane plus
+    MAX_P x decision."""
+    return st.lane[seat] + R.MAX_P * decision
+
+
+@njit(**JIT)
+def _mean(tree, action):
+    """Mean reward of the root's child for `action` (-1.0 when it was never visited)."""
+    ch = tree.child[0]
+    while ch >= 0:
+        if tree.action[ch] == action and tree.visits[ch] > 0:
+            return tree.reward[ch] / tree.visits[ch]
+        ch = tree.sibling[ch]
+    return -1.0
+
+
+@njit(**JIT)
+def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
+                  max_rollout):
+    """The search's action for the seat to act of root.st (budget: simulations), at the
+    playout's decision number `decision`: the most visited action, unless its mean reward
+    beats that of the rollout policy's own choice (in a determinization) by no more than
+    the margin root.prm[3] (0: always the most visited). In a phase the searcher does not
+    search (root.cfg[CFG_PHASES]) it plays the rollout policy's choice."""
+    st = root.st
+    seat = st.actor[0]
+    for cfg in (root.cfg, ws.scratch.cfg):
+        cfg[H.CFG_ME] = seat
+        cfg[H.CFG_ROLLOUT] = rollout
+    search.seed_search(ws, seed, playout, decision_lane(st, seat, decision))
+    if not (root.cfg[H.CFG_PHASES] >> st.phase[0]) & 1:  # a phase it does not search
+        search.clone(ws.scratch, root)
+        search.determinize(ws.scratch, seat, ws.stream[0])
+        return H.rollout_choice(ws.scratch, rollout)
+    a = search.mcts_choose(root, ws, forbid, budget, c, rollout, max_rollout)
+    margin = root.prm[3]
+    if margin <= 0.0 or ws.tree.used[0] <= 1:
+        return a
+    search.clone(ws.scratch, root)
+    search.determinize(ws.scratch, seat, ws.stream[0])
+    base = H.rollout_choice(ws.scratch, rollout)
+    if base != a and _mean(ws.tree, a) - _mean(ws.tree, base) <= margin:
+        return base
+    return a
+
+
+@njit(**JIT)
+def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
+                      max_rollout):
+    """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
+    their statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after
+    rotation): budget (MAX_P,) int64 simulations per decision (0: the seat plays its
+    policy st.pol), c (MAX_P,) float64 exploration, rollout (MAX_P,) int64 rollout policy
+    codes; max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
+    keep = rows.shape[0] > 0
+    root = H.SearchState(st, forbid, ws.scratch.cfg, ws.scratch.prm, ws.scratch.buf)
+    for g in range(count):
+        playout = first + g
+        R.setup(st, seed, playout)
+        decision = 0
+        while not R.is_over(st):
+            seat = st.actor[0]
+            if budget[seat] > 0:
+                a = search_choose(root, ws, forbid, seed, playout, np.int64(decision),
+                                  budget[seat], c[seat], rollout[seat], max_rollout)
+            else:
+                a = P.choose(st, forbid)
+            R.apply(st, a)
+            decision += 1
+        if keep:
+            game_row(st, rows[g])

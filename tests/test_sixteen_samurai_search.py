@@ -1,0 +1,231 @@
+"""Sixteen Samurai's search player (mcts, information-set MCTS): policy names, the same
+results for a seed on any chunking and thread count, only legal and allowed actions, no
+peeking at hidden information, the run's statistics untouched by simulations, replay
+equal to the fast path, and a clearly winning choice found."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernels.rng import seed_lanes
+from kernels.sixteen_samurai import players as KP
+from kernels.sixteen_samurai import rules as KR
+from kernels.sixteen_samurai import search_hooks as SH
+from kernels.sixteen_samurai.play import Call
+from kernels.sixteen_samurai.stats import BattleStat
+from simcli.errors import UserError
+from simcli.games.sixteen_samurai import SixteenSamurai
+from simcli.replay import replay
+from simcli.run import RunConfig, build_config, play
+from tests.test_sixteen_samurai_handle import clone, swap_hidden
+
+GAME = SixteenSamurai()
+CONTENT = GAME.load_content(GAME.content_path(None))
+SEATS = ("mcts:8", "greedy")
+
+
+def prepared(seats=SEATS, rules=()):
+    return GAME.prepare(CONTENT, len(seats), tuple(seats), GAME.resolve_rules(list(rules)))
+
+
+def chunked(sizes, seats=SEATS, seed=3, rotation=0, forbid=None):
+    """Aggregates and rows of playouts 0..sum(sizes)-1 played in chunks of `sizes`."""
+    prep = prepared(seats)
+    aggs = GAME.new_aggregates(prep)
+    rows = np.zeros((sum(sizes), len(GAME.row_columns)), np.int64)
+    first = 0
+    for n in sizes:
+        GAME.run_chunk(prep, seed, first, n, aggs, rows[first:first + n], rotation, forbid)
+        first += n
+    return aggs, rows
+
+
+def test_policy_names_parse_and_bad_ones_are_refused():
+    spec = GAME.policy_spec("mcts:50:rollout=random:c=1.5")
+    assert (spec.budget, spec.rollout, spec.exploration) == (50, "random", 1.5)
+    assert GAME.policy_spec("mcts").budget == GAME.search.budget
+    assert "ISMCTS" in GAME.search.help
+    for bad in ("mcts:0", "mcts:rollout=mcts", "mcts:c=-1", "mcts:x", "ucts:5"):
+        with pytest.raises(UserError):
+            GAME.policy_spec(bad)
+
+
+def test_same_seed_same_results_for_any_chunks_and_the_searcher_matters():
+    a, rows_a = chunked([4])
+    b, rows_b = chunked([1, 3])
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
+    assert np.array_equal(rows_a, rows_b)
+    c, _ = chunked([4], seed=4)
+    assert not all(np.array_equal(a[k], c[k]) for k in a)
+    g, _ = chunked([4], seats=("greedy", "greedy"))
+    assert not all(np.array_equal(a[k], g[k]) for k in a)  # the search changes games
+
+
+def test_same_statistics_on_one_or_two_threads_mirrored():
+    seats = ("greedy", "mcts:6", "greedy")
+
+    def run(threads, chunk):
+        cfg = RunConfig(game=GAME.name, players=3, seats=seats, n=3, seed=5,
+                        threads=threads, rules=GAME.resolve_rules([]), content=None,
+                        out=Path("unused"), chunk_size=chunk, mirror=True)
+        return play(GAME, prepared(seats), cfg, None, None)[0]
+
+    a, b = run(1, 3), run(2, 1)
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
+
+
+def test_simulations_do_not_reach_the_run_statistics():
+    """The fast path's statistics of three searched games equal those the rules count
+    when the same games are replayed one action at a time through the handle (whose
+    searches use their own scratch state too)."""
+    seats = ("mcts:6", "greedy", "mcts:4:rollout=random")
+    prep = prepared(seats)
+    fast = GAME.new_aggregates(prep)
+    GAME.run_chunk(prep, 8, 0, 3, fast, None)
+    assert fast["wins"].sum() == 3
+    replayed = {k: np.zeros_like(v) for k, v in fast.items()}
+    for playout in range(3):
+        h = GAME.handle(prep, 8, playout)
+        h.play_out()
+        for k in replayed:
+            replayed[k] += h.aggs[k]
+    for k in fast:
+        assert np.array_equal(fast[k], replayed[k]), k
+
+
+def test_every_search_action_is_legal_and_replay_equals_the_fast_path():
+    seats = ("mcts:6", "greedy", "mcts:5:rollout=random")
+    _, rows = chunked([2], seats=seats, seed=2, rotation=1)
+    h = GAME.handle(prepared(seats), 2, 1, rotation=1)
+    searched = 0
+    while not h.is_over():
+        legal = h.legal_actions()
+        a = h.choose()
+        assert a in legal
+        searched += h.search[0][h.current_player()] > 0 and len(legal) > 1
+        h.apply(a)
+    assert searched > 20
+    assert list(h.row().values()) == rows[1].tolist()
+    g, cfg = build_config(GAME.name, players=2, policy=None, seats="mcts:4,greedy", n=1,
+                          seed=6, threads=1, rules=[], content=None, out=Path("unused"),
+                          force=False, save_games=False, chunk_size=None)
+    doc = replay(g, cfg, 0)  # raises when the replayed row differs from the fast path's
+    assert doc["seats"] == ["mcts:4", "greedy"] and doc["result"]["winners"]
+
+
+def test_forbidden_cards_are_never_played_by_the_search():
+    seats = ("mcts:8", "greedy")
+    forbid = np.zeros((KR.MAX_P, len(KR.OPTIONS)), np.bool_)
+    forbid[0, :] = True  # seat 1 never plays a battle card
+    mattered = 0
+    for playout in range(2):
+        h = GAME.handle(prepared(seats), 4, playout, forbid=forbid)
+        while not h.is_over():
+            if h.current_player() == 0:
+                legal = h.legal_actions()
+                a = h.choose()
+                assert a in legal and h.option_of(a) < 0
+                mattered += any(h.option_of(x) >= 0 for x in legal)
+                h.apply(a)
+            else:
+                h.step()
+    assert mattered > 0  # the ban mattered at some decision
+    aggs, _ = chunked([3], seats=("mcts:8", "mcts:8"), forbid=np.ones((2, 5), np.bool_))
+    assert aggs["battle"][:, BattleStat.PLAYED_GAMES].sum() == 0  # no battle card played
+
+
+def _perturb_hidden(h, me, rng):
+    """What seat `me` cannot see, changed consistently with its view: rivals' hands and
+    draw piles dealt anew from the same cards, a rival's face-down samurai swapped with one
+    of its hand, its own draw pile reordered, and every random stream rekeyed."""
+    other = clone(h)
+    st = other.st
+    swap_hidden(st, me, rng, face_down=True)
+    n = int(st.deck_n[me])
+    st.deck[me, :n] = rng.permutation(st.deck[me, :n])
+    seed_lanes(st.rng, np.uint64(rng.integers(1, 2**62)), np.int64(0))  # other futures
+    return other
+
+
+@pytest.mark.parametrize("peek", [False, True])
+def test_no_peeking_hidden_information_does_not_change_the_choice(peek):
+    """Two states that differ only in what the searcher cannot see give the same choice
+    for the same search stream. With peek (the determinization's rival deal switched off,
+    for this test only) the search reads the real hands, and the choices do differ."""
+    rng = np.random.default_rng(3)
+    seats = ("greedy", "mcts:40", "greedy", "greedy")
+    checked = differ = 0
+    old = SH.PEEK
+    SH.PEEK = int(peek)
+    try:
+        for playout in range(2):
+            h = GAME.handle(prepared(seats), 13, playout)
+            while not h.is_over() and checked < 40:
+                me = h.current_player()
+                if me == 1 and h.phase() not in ("draft",) and len(h.legal_actions()) > 1:
+                    other = _perturb_hidden(h, me, rng)
+                    a, b = h.choose(), other.choose()
+                    checked += 1
+                    differ += a != b
+                    if not peek:
+                        assert a == b, (h.phase(), a, b)
+                    h.apply(a)
+                else:
+                    h.apply(h._call(Call.CHOOSE) if me != 1 else h.choose())
+    finally:
+        SH.PEEK = old
+    assert checked >= 30
+    if peek:
+        assert differ > 0  # the test sees a search that reads hidden cards
+
+
+def _final_battle_handle(seats):
+    """A 2-player handle advanced (seat 1 at random, seat 2 greedy) to a Final Battle
+    declaration by seat 1."""
+    prep = prepared(seats)
+    for playout in range(50):
+        h = GAME.handle(prep, 17, playout)
+        while not h.is_over():
+            if h.phase() == "final declare" and h.current_player() == 0:
+                return h
+            h.apply(h._call(Call.CHOOSE))
+    raise AssertionError("no Final Battle declaration by seat 1 found")
+
+
+@pytest.mark.parametrize("budget", [60, 200])
+def test_the_search_declares_the_ability_that_wins_the_last_duel(budget):
+    """Seat 1 declares with one samurai left against one: the round decides the game, so
+    the ability in which it rolls more dice than its rival is the clear choice."""
+    h = _final_battle_handle((f"mcts:{budget}", "greedy"))
+    st = h.st
+    ratings = h.prep.ratings
+    lead = ratings[:, 0] - ratings[:, 1:].max(axis=1)  # power minus the best other
+    mine, theirs = int(np.argmax(lead)), int(np.argmin(lead))
+    for p, c in ((0, mine), (1, theirs)):
+        st.hand[p, 0] = c
+        st.hand_n[p] = 1
+        st.part[p] = True
+        st.last_card[p] = -1
+    st.npart[0] = 2
+    good = [a for a in range(4) if ratings[mine, a] > ratings[theirs, a]]
+    assert good and len(good) < 4
+    assert h.choose() in good
+    # greedy declares the same (its best samurai's best ability): a sanity check
+    st.pol[0] = KP.GREEDY
+    assert h._call(Call.CHOOSE) in good
+
+
+def test_workspace_counts_simulated_moves_and_bench_reports_them():
+    from simcli.bench import bench_search
+
+    prep = prepared()
+    aggs = GAME.new_aggregates(prep)
+    moves = GAME.run_search_chunk(prep, 1, 0, 1, aggs, np.zeros((0, 13), np.int64), 0,
+                                  None)
+    assert moves > 100 * 8  # 8 simulations of several actions per searched decision
+    res = bench_search(GAME, seconds=0.01, repeats=1)
+    m = res["moves_per_s"]
+    assert 0 < m["min"] <= m["median"] <= m["max"] and "mcts:100" in res["what"]
