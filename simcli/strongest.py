@@ -4,8 +4,9 @@ study can afford, and whether the verdict at the default policy still holds.
 The strongest policy is the game's search player at its study budget
 (`SearchSpec.study_budget`: a fixed number, so that a study's figures are the same on any
 machine, chosen per game as the smallest budget measured to play at least as well as the
-best heuristic policy), or, for a game without one, the policy with the largest skill
-edge over random. Its seat (or team) win rates are compared with the default run's, each
+best heuristic policy), or, for a game without one (or whose search player is not yet
+stronger than its heuristics: study budget 0), the policy with the largest skill edge over
+random. Its seat (or team) win rates are compared with the default run's, each
 difference with a Newcombe interval.
 """
 
@@ -29,7 +30,7 @@ QUICK_STRONG_GAMES = 30
 
 def strongest_policy(game: Game, skills: list[dict]) -> str:
     """The strongest policy a study plays on every seat."""
-    if game.search is not None:
+    if game.search is not None and game.search.study_budget > 0:
         return f"{game.search.name}:{game.search.study_budget}"
     best = max(skills, key=lambda r: r["edge"], default=None)
     return game.default_policy if best is None else best["policy"]

@@ -44,7 +44,8 @@ class SearchSpec:
     exploration: float = 0.7  # UCB1 constant (rewards are 0/1 wins)
     rollout: str = "random"  # the policy that finishes each simulated game
     help: str = ""
-    study_budget: int = 100  # the budget `simcli study` plays on every seat (simcli/strongest.py)
+    study_budget: int = 100  # the budget `simcli study` plays on every seat; 0: not stronger
+    # than the game's heuristics, so the study plays those (simcli/strongest.py)
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ SEARCH_TOP_K = 8  # mcts: card plays considered per decision, the best by greedy
 SEARCH_MAX_ROLLOUT = 0  # mcts: rollout actions, then the evaluation (0: to the end)
 
 SEARCH = SearchSpec(
-    name="mcts", budget=400, exploration=0.7, rollout="greedy", study_budget=100,
+    name="mcts", budget=400, exploration=0.7, rollout="greedy", study_budget=50,
     help="Information-set Monte Carlo tree search (single observer): every simulation "
          "deals the cards the searcher cannot see afresh (each rival's unplayed cards "
          "between its hand and pile, the searcher's own pile, the village deck below the "

@@ -829,7 +829,7 @@ SEARCH_TOP_K = 6  # mcts: moves considered per activation step, the best by gree
 SEARCH_MAX_ROLLOUT = 60  # mcts: rollout actions, then the position's evaluation (0: to the end)
 
 SEARCH = SearchSpec(
-    name="mcts", budget=100, exploration=0.7, rollout="greedy",
+    name="mcts", budget=100, exploration=0.7, rollout="greedy", study_budget=25,
     help=f"Information-set Monte Carlo tree search (SO-ISMCTS): each simulation deals the "
          f"cards the clan cannot see (rivals' hands, the deck's order, an attacker's face-down "
          f"cards) afresh, consistently with what it sees, from the search's own stream, "

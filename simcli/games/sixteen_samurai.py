@@ -78,7 +78,7 @@ SEARCH_DRAFT_K = 1  # mcts: draft picks considered, the strongest left (0: every
 SEARCH_MAX_ROLLOUT = 6  # mcts: rollout actions before the evaluation (0: to the end)
 
 SEARCH = SearchSpec(
-    name="mcts", budget=200, exploration=0.7, rollout="greedy",
+    name="mcts", budget=200, exploration=0.7, rollout="greedy", study_budget=0,
     help="Information-set Monte Carlo tree search (ISMCTS): every simulation deals "
          "afresh what the player cannot see (rivals' hands and draw piles, its own draw "
          "pile's order, rivals' face-down samurai and cards of the round, all future dice "
