@@ -511,7 +511,7 @@ def skill(
 
 @app.command()
 def study(
-    quick: Annotated[bool, typer.Option("--quick", help="A one-minute version (target "
+    quick: Annotated[bool, typer.Option("--quick", help="A shorter version (target "
                                         "half-width 0.01 instead of 0.005).")] = False,
     target_ci: Annotated[float | None, typer.Option("--target-ci", help="Target 95% "
                                                     "half-width of every seat win rate. "
