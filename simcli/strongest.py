@@ -36,7 +36,7 @@ def strongest_policy(game: Game, skills: list[dict]) -> str:
     return game.default_policy if best is None else best["policy"]
 
 
-def _rates(game: Game, fair: Fairness, metrics) -> dict[str, tuple[int, int]]:
+def _rates(fair: Fairness, metrics) -> dict[str, tuple[int, int]]:
     """(wins, games) per seat, or per team in a team game."""
     if not fair.team:
         return {f"seat {r.seat}": (r.wins, fair.games) for r in fair.seats}
@@ -63,7 +63,7 @@ def strongest_balance(game: Game, *, players: int, default_policy: str, default_
     metrics = metrics_of(game, aggs, players)
     core = core_of(game, aggs, players)
     fair = seat_fairness(core.seat_wins, core.games, game.team_game)
-    before, after = _rates(game, default_fair, default_metrics), _rates(game, fair, metrics)
+    before, after = _rates(default_fair, default_metrics), _rates(fair, metrics)
     shifts = []
     for key, (k2, n2) in after.items():
         k1, n1 = before.get(key, (0, 0))

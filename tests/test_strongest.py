@@ -17,11 +17,11 @@ from simcli.registry import get_game
 def test_the_strongest_policy_is_the_search_at_its_study_budget_or_the_best_edge():
     samsara = get_game("samsara")
     assert S.strongest_policy(samsara, []) == f"mcts:{samsara.search.study_budget}"
-    card = get_game("samurai-card-game")
+    sixteen = get_game("sixteen-samurai")  # study budget 0: its heuristics are stronger
+    assert sixteen.search is not None and sixteen.search.study_budget == 0
     skills = [{"policy": "greedy", "edge": 0.2}, {"policy": "other", "edge": 0.3}]
-    if card.search is None:
-        assert S.strongest_policy(card, skills) == "other"
-        assert S.strongest_policy(card, []) == card.default_policy
+    assert S.strongest_policy(sixteen, skills) == "other"
+    assert S.strongest_policy(sixteen, []) == sixteen.default_policy
 
 
 def _strong(tmp_path, default_wins, n_default, monkeypatch):
