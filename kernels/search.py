@@ -12,17 +12,20 @@ the rewards of the player who chose it. With perfect information and dice (Samsa
 determinization only reseeds chance: open-loop MCTS with chance by sampling. The decision
 is the root child with the most visits.
 
-Games plug in through the hook functions below, overloaded for each game's state type in
-`kernels/<game>/search_hooks.py` (numba picks the game's implementation at compile time
-from the state's namedtuple class, so this loop is compiled once per game and cached).
+Games plug in through the hook functions below: `kernels/<game>/search_hooks.py` calls
+`register_hooks(ItsSearchState, clone=..., ...)` once, and numba picks the game's
+implementation at compile time from the state's namedtuple class, so this loop is compiled
+once per game and cached.
 The tree is a set of preallocated arrays (one node per simulation at most), the scratch
 state is allocated once per chunk: no allocation and no Python object in the loop.
 """
 
+import inspect
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from kernels.config import JIT
 from kernels.rng import below, new_states, next_u64, seed_lane, seed_lanes
@@ -81,6 +84,42 @@ def evaluate(st, out):
     """out[s] = each seat's estimated chance of winning from a position that is not over
     (used when a rollout is cut short: `mcts_choose(..., max_rollout > 0)`)."""
     raise NotImplementedError
+
+
+HOOKS = (clone, determinize, to_move, legal_actions, apply, is_over, outcome,
+         rollout_action, option_of, evaluate)
+
+
+def register_hooks(state_class: type, **impls) -> None:
+    """Make the search use `impls` (one compiled function per hook of HOOKS, keyed by the
+    hook's name, each taking the same arguments as the hook) for game states whose numba
+    type is the namedtuple class `state_class`."""
+    names = {h.__name__ for h in HOOKS}
+    if set(impls) != names:
+        missing, unknown = sorted(names - set(impls)), sorted(set(impls) - names)
+        raise TypeError(f"register_hooks: missing hooks {missing}, unknown hooks {unknown}")
+
+    def mine(t) -> bool:
+        return isinstance(t, types.BaseNamedTuple) and t.instance_class is state_class
+
+    for hook in HOOKS:
+        _overload_for(hook, len(inspect.signature(hook).parameters), mine, impls[hook.__name__])
+
+
+def _overload_for(hook, arity: int, mine, impl) -> None:
+    """Overload `hook` (1-3 arguments, the first a game state) with `impl` for `mine`."""
+    if arity == 1:
+        @overload(hook)
+        def _one(a):
+            return (lambda a: impl(a)) if mine(a) else None
+    elif arity == 2:
+        @overload(hook)
+        def _two(a, b):
+            return (lambda a, b: impl(a, b)) if mine(a) else None
+    else:
+        @overload(hook)
+        def _three(a, b, c):
+            return (lambda a, b, c: impl(a, b, c)) if mine(a) else None
 
 
 # --- the search

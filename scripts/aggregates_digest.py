@@ -3,11 +3,14 @@ should not alter results did not (run it before and after, compare the two files
 
     python scripts/aggregates_digest.py > after.json
     python scripts/aggregates_digest.py --compare before.json after.json
+    python scripts/aggregates_digest.py --search 16 --games samsara   # the search player too
 
 Setups come from the game catalogue of the tree it runs in: every policy on every seat,
 every player count, every non-default value of every rule option (with the default
 players and policy, and with random players at the fewest players), mixed seats, and a
-mirrored run where the game supports it. Each digest is the SHA-256 of the run's integer
+mirrored run where the game supports it; with `--search BUDGET`, also the game's search
+player at that budget in seat 1 among the default policy (`--search-n` playouts, the search
+being slow). Each digest is the SHA-256 of the run's integer
 aggregates (names, shapes and values).
 """
 
@@ -31,8 +34,8 @@ def _play_api():
     return build_config, play
 
 
-def setups(game) -> list[dict]:
-    """The setups fingerprinted for one game."""
+def setups(game, search_budget: int = 0) -> list[dict]:
+    """The setups fingerprinted for one game (its search player too at a budget > 0)."""
     base = {"players": None, "policy": None, "seats": None, "rules": [], "mirror": False}
     out = [{**base, "policy": p} for p in game.policies]
     out += [{**base, "players": k} for k in range(game.min_players, game.max_players + 1)
@@ -49,6 +52,10 @@ def setups(game) -> list[dict]:
                                               range(game.default_players))})
     if game.supports_mirror:
         out.append({**base, "mirror": True})
+    if search_budget > 0 and game.search is not None:
+        rivals = (game.default_policy,) * (game.default_players - 1)
+        out.append({**base, "search": True,
+                    "seats": ",".join((f"{game.search.name}:{search_budget}", *rivals))})
     return out
 
 
@@ -73,7 +80,8 @@ def key(name: str, s: dict) -> str:
     return " ".join(parts)
 
 
-def run_all(n: int, seed: int, games: list[str] | None) -> dict[str, str]:
+def run_all(n: int, seed: int, games: list[str] | None, search_budget: int = 0,
+            search_n: int = 12) -> dict[str, str]:
     """Digest of every setup of every game (or those named)."""
     from simcli.registry import GAMES
 
@@ -82,9 +90,10 @@ def run_all(n: int, seed: int, games: list[str] | None) -> dict[str, str]:
     for name, game in GAMES.items():
         if games and name not in games:
             continue
-        for s in setups(game):
+        for s in setups(game, search_budget):
             g, cfg = build_config(name, players=s["players"], policy=s["policy"],
-                                  seats=s["seats"], n=n, seed=seed, threads=2,
+                                  seats=s["seats"], n=search_n if s.get("search") else n,
+                                  seed=seed, threads=2,
                                   rules=s["rules"], content=None, out=Path("unused"),
                                   force=False, save_games=False, chunk_size=None,
                                   mirror=s["mirror"])
@@ -114,11 +123,14 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--games", nargs="*", help="only these games")
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
+    ap.add_argument("--search", type=int, default=0, metavar="BUDGET",
+                    help="also each game's search player at this budget")
+    ap.add_argument("--search-n", type=int, default=12, help="playouts of the search setups")
     args = ap.parse_args()
     if args.compare:
         a, b = (json.loads(Path(f).read_text()) for f in args.compare)
         return compare(a["digests"], b["digests"])
-    digests = run_all(args.n, args.seed, args.games)
+    digests = run_all(args.n, args.seed, args.games, args.search, args.search_n)
     json.dump({"n": args.n, "seed": args.seed, "digests": digests}, sys.stdout, indent=1)
     print()
     return 0

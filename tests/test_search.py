@@ -1,6 +1,8 @@
 """kernels/search.py on toy games whose best moves are known: it finds them, never
 reads hidden information, honours forbidden options and is deterministic."""
 
+from collections import namedtuple
+
 import numpy as np
 import pytest
 
@@ -77,3 +79,9 @@ def test_ismcts_never_reads_the_hidden_card():
 def test_ismcts_bets_high_cards_and_folds_low_ones():
     assert sum(hc_choices(9, 3)) >= 36  # a 9 wins every bet
     assert sum(hc_choices(0, 5)) <= 4  # a 0 loses every bet: folding is worth 1/2
+
+
+def test_register_hooks_names_missing_and_unknown_hooks():
+    Other = namedtuple("Other", ["x"])
+    with pytest.raises(TypeError, match=r"missing hooks \['apply'.*unknown hooks \['aply'\]"):
+        search.register_hooks(Other, aply=None)

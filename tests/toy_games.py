@@ -10,8 +10,7 @@ own card only; seat 1's card is hidden from it.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from kernels import search
 from kernels.rng import below, new_states, seed_lanes, shuffle
@@ -48,76 +47,49 @@ def nim_clone(dst, src):
     dst.rng[:] = src.rng
 
 
-def _is(st, cls):
-    return isinstance(st, types.BaseNamedTuple) and st.instance_class is cls
+@njit(cache=True)
+def nim_to_move(st):
+    return -1 if st.winner[0] >= 0 else st.turn[0]
 
 
-@overload(search.clone)
-def _nim_clone(dst, src):
-    if _is(src, Nim):
-        return lambda dst, src: nim_clone(dst, src)
+@njit(cache=True)
+def nim_over(st):
+    return st.winner[0] >= 0
 
 
-@overload(search.determinize)
-def _nim_det(st, player, stream):
-    if _is(st, Nim):
-        return lambda st, player, stream: search.reseed(st.rng, stream)
+@njit(cache=True)
+def nim_outcome(st, out):
+    out[:] = 0.0
+    out[st.winner[0]] = 1.0
 
 
-@overload(search.to_move)
-def _nim_to_move(st):
-    if _is(st, Nim):
-        return lambda st: -1 if st.winner[0] >= 0 else st.turn[0]
+@njit(cache=True)
+def nim_rollout(st, policy):
+    return 1 + below(st.rng[st.turn[0]], min(3, st.heap[0]))
 
 
-@overload(search.legal_actions)
-def _nim_legal(st, out):
-    if _is(st, Nim):
-        return lambda st, out: nim_legal(st, out)
-
-
-@overload(search.apply)
-def _nim_apply(st, a):
-    if _is(st, Nim):
-        return lambda st, a: nim_apply(st, a)
-
-
-@overload(search.is_over)
-def _nim_over(st):
-    if _is(st, Nim):
-        return lambda st: st.winner[0] >= 0
-
-
-@overload(search.outcome)
-def _nim_outcome(st, out):
-    if _is(st, Nim):
-        def impl(st, out):
-            out[:] = 0.0
-            out[st.winner[0]] = 1.0
-        return impl
-
-
-@overload(search.rollout_action)
-def _nim_rollout(st, policy):
-    if _is(st, Nim):
-        return lambda st, policy: 1 + below(st.rng[st.turn[0]], min(3, st.heap[0]))
-
-
-@overload(search.evaluate)
-def _nim_evaluate(st, out):
+@njit(cache=True)
+def nim_evaluate(st, out):
     """A heap that is a multiple of 4 is lost for the player to move."""
-    if _is(st, Nim):
-        def impl(st, out):
-            mover_wins = 0.0 if st.heap[0] % 4 == 0 else 1.0
-            out[st.turn[0]] = mover_wins
-            out[1 - st.turn[0]] = 1.0 - mover_wins
-        return impl
+    mover_wins = 0.0 if st.heap[0] % 4 == 0 else 1.0
+    out[st.turn[0]] = mover_wins
+    out[1 - st.turn[0]] = 1.0 - mover_wins
 
 
-@overload(search.option_of)
-def _nim_option(st, a):
-    if _is(st, Nim):
-        return lambda st, a: a - 1  # option k: taking k + 1 stones
+@njit(cache=True)
+def nim_determinize(st, player, stream):
+    search.reseed(st.rng, stream)
+
+
+@njit(cache=True)
+def nim_option(st, a):
+    return a - 1  # option k: taking k + 1 stones
+
+
+search.register_hooks(Nim, clone=nim_clone, determinize=nim_determinize, to_move=nim_to_move,
+                      legal_actions=nim_legal, apply=nim_apply, is_over=nim_over,
+                      outcome=nim_outcome, rollout_action=nim_rollout, option_of=nim_option,
+                      evaluate=nim_evaluate)
 
 
 HighCard = namedtuple("HighCard", ["card", "deck", "bet", "done", "rng"])
@@ -160,81 +132,60 @@ def high_card_clone(dst, src):
     dst.rng[:] = src.rng
 
 
-@overload(search.clone)
-def _hc_clone(dst, src):
-    if _is(src, HighCard):
-        return lambda dst, src: high_card_clone(dst, src)
+@njit(cache=True)
+def high_card_to_move(st):
+    return -1 if st.done[0] else 0
 
 
-@overload(search.determinize)
-def _hc_det(st, player, stream):
-    if _is(st, HighCard):
-        return lambda st, player, stream: high_card_determinize(st, player, stream)
+@njit(cache=True)
+def high_card_legal(st, out):
+    out[0] = 0
+    out[1] = 1
+    return 2
 
 
-@overload(search.to_move)
-def _hc_to_move(st):
-    if _is(st, HighCard):
-        return lambda st: -1 if st.done[0] else 0
+@njit(cache=True)
+def high_card_apply(st, a):
+    st.bet[0] = a
+    st.done[0] = True
 
 
-@overload(search.legal_actions)
-def _hc_legal(st, out):
-    if _is(st, HighCard):
-        def impl(st, out):
-            out[0] = 0
-            out[1] = 1
-            return 2
-        return impl
+@njit(cache=True)
+def high_card_over(st):
+    return st.done[0]
 
 
-@overload(search.apply)
-def _hc_apply(st, a):
-    if _is(st, HighCard):
-        def impl(st, a):
-            st.bet[0] = a
-            st.done[0] = True
-        return impl
-
-
-@overload(search.is_over)
-def _hc_over(st):
-    if _is(st, HighCard):
-        return lambda st: st.done[0]
-
-
-@overload(search.outcome)
-def _hc_outcome(st, out):
+@njit(cache=True)
+def high_card_outcome(st, out):
     """Folding: seat 1 wins with probability 1/2 (a coin from the table's stream, so the
     expected reward of folding is 0.5); betting: the higher card wins."""
-    if _is(st, HighCard):
-        def impl(st, out):
-            out[:] = 0.0
-            if st.bet[0] == 0:
-                out[0] = 0.5
-                out[1] = 0.5
-            elif st.card[0] > st.card[1]:
-                out[0] = 1.0
-            else:
-                out[1] = 1.0
-        return impl
+    out[:] = 0.0
+    if st.bet[0] == 0:
+        out[0] = 0.5
+        out[1] = 0.5
+    elif st.card[0] > st.card[1]:
+        out[0] = 1.0
+    else:
+        out[1] = 1.0
 
 
-@overload(search.rollout_action)
-def _hc_rollout(st, policy):
-    if _is(st, HighCard):
-        return lambda st, policy: below(st.rng[0], 2)
+@njit(cache=True)
+def high_card_rollout(st, policy):
+    return below(st.rng[0], 2)
 
 
-@overload(search.evaluate)
-def _hc_evaluate(st, out):
-    if _is(st, HighCard):
-        def impl(st, out):
-            out[:] = 0.5
-        return impl
+@njit(cache=True)
+def high_card_evaluate(st, out):
+    out[:] = 0.5
 
 
-@overload(search.option_of)
-def _hc_option(st, a):
-    if _is(st, HighCard):
-        return lambda st, a: a
+@njit(cache=True)
+def high_card_option(st, a):
+    return a
+
+
+search.register_hooks(HighCard, clone=high_card_clone, determinize=high_card_determinize,
+                      to_move=high_card_to_move, legal_actions=high_card_legal,
+                      apply=high_card_apply, is_over=high_card_over,
+                      outcome=high_card_outcome, rollout_action=high_card_rollout,
+                      option_of=high_card_option, evaluate=high_card_evaluate)

@@ -24,8 +24,7 @@ Choices of the search:
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from kernels import search
 from kernels.config import NO_ALLOC
@@ -151,77 +150,48 @@ def search_evaluate(ss, out):
     out[1] = 1.0 - p0
 
 
-# --- the overloads ----------------------------------------------------------------------
-
-def _is(st) -> bool:
-    return isinstance(st, types.BaseNamedTuple) and st.instance_class is SearchState
-
-
-@overload(search.clone)
-def _clone(dst, src):
-    if _is(src):
-        return lambda dst, src: clone_state(dst, src)
-    return None
+@njit(**NO_ALLOC)
+def search_determinize(ss, player, stream):
+    """Perfect information: a determinization only reseeds chance."""
+    search.reseed(ss.st.rng, stream)
 
 
-@overload(search.determinize)
-def _determinize(st, player, stream):
-    if _is(st):
-        return lambda st, player, stream: search.reseed(st.st.rng, stream)
-    return None
+@njit(**NO_ALLOC)
+def search_to_move(ss):
+    """The seat to act (search hook `to_move`)."""
+    return ss.st.player[0]
 
 
-@overload(search.to_move)
-def _to_move(st):
-    if _is(st):
-        return lambda st: st.st.player[0]
-    return None
+@njit(**NO_ALLOC)
+def search_apply(ss, action):
+    """The rules' apply on the wrapped state (search hook `apply`)."""
+    R.apply(ss.st, action)
 
 
-@overload(search.legal_actions)
-def _legal(st, out):
-    if _is(st):
-        return lambda st, out: search_legal(st, out)
-    return None
+@njit(**NO_ALLOC)
+def search_is_over(ss):
+    """Whether the game has ended (search hook `is_over`)."""
+    return ss.st.player[0] < 0
 
 
-@overload(search.apply)
-def _apply(st, action):
-    if _is(st):
-        return lambda st, action: R.apply(st.st, action)
-    return None
+@njit(**NO_ALLOC)
+def search_option(ss, action):
+    """The option an action uses (search hook `option_of`)."""
+    return R.option_of(ss.st, action)
 
 
-@overload(search.is_over)
-def _is_over(st):
-    if _is(st):
-        return lambda st: st.st.player[0] < 0
-    return None
+# --- the search's hooks for this game's state ---------------------------------------------
 
-
-@overload(search.outcome)
-def _outcome(st, out):
-    if _is(st):
-        return lambda st, out: search_outcome(st, out)
-    return None
-
-
-@overload(search.rollout_action)
-def _rollout(st, policy):
-    if _is(st):
-        return lambda st, policy: rollout_turn(st, policy)
-    return None
-
-
-@overload(search.option_of)
-def _option(st, action):
-    if _is(st):
-        return lambda st, action: R.option_of(st.st, action)
-    return None
-
-
-@overload(search.evaluate)
-def _evaluate(st, out):
-    if _is(st):
-        return lambda st, out: search_evaluate(st, out)
-    return None
+search.register_hooks(
+    SearchState,
+    clone=clone_state,
+    determinize=search_determinize,
+    to_move=search_to_move,
+    legal_actions=search_legal,
+    apply=search_apply,
+    is_over=search_is_over,
+    outcome=search_outcome,
+    rollout_action=rollout_turn,
+    option_of=search_option,
+    evaluate=search_evaluate,
+)

@@ -43,8 +43,7 @@ Choices of the search:
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from kernels import search
 from kernels.config import JIT, NO_ALLOC
@@ -415,77 +414,30 @@ def search_apply(ss, a):
     R.apply(ss.st, rules_action(ss.st, a))
 
 
-# --- the overloads ------------------------------------------------------------------------
-
-def _is(st) -> bool:
-    return isinstance(st, types.BaseNamedTuple) and st.instance_class is SearchState
-
-
-@overload(search.clone)
-def _clone(dst, src):
-    if _is(src):
-        return lambda dst, src: clone_state(dst, src)
-    return None
+@njit(**NO_ALLOC)
+def search_to_move(ss):
+    """The seat to act (search hook `to_move`)."""
+    return R.to_move(ss.st)
 
 
-@overload(search.determinize)
-def _determinize(st, player, stream):
-    if _is(st):
-        return lambda st, player, stream: determinize_state(st, player, stream)
-    return None
+@njit(**NO_ALLOC)
+def search_is_over(ss):
+    """Whether the game has ended (search hook `is_over`)."""
+    return ss.st.cnt[0].over != 0
 
 
-@overload(search.to_move)
-def _to_move(st):
-    if _is(st):
-        return lambda st: R.to_move(st.st)
-    return None
+# --- the search's hooks for this game's state ---------------------------------------------
 
-
-@overload(search.legal_actions)
-def _legal(st, out):
-    if _is(st):
-        return lambda st, out: search_legal(st, out)
-    return None
-
-
-@overload(search.apply)
-def _apply(st, action):
-    if _is(st):
-        return lambda st, action: search_apply(st, action)
-    return None
-
-
-@overload(search.is_over)
-def _is_over(st):
-    if _is(st):
-        return lambda st: st.st.cnt[0].over != 0
-    return None
-
-
-@overload(search.outcome)
-def _outcome(st, out):
-    if _is(st):
-        return lambda st, out: search_outcome(st, out)
-    return None
-
-
-@overload(search.rollout_action)
-def _rollout(st, policy):
-    if _is(st):
-        return lambda st, policy: rollout_play(st, policy)
-    return None
-
-
-@overload(search.option_of)
-def _option(st, action):
-    if _is(st):
-        return lambda st, action: search_option(st, action)
-    return None
-
-
-@overload(search.evaluate)
-def _evaluate(st, out):
-    if _is(st):
-        return lambda st, out: search_evaluate(st, out)
-    return None
+search.register_hooks(
+    SearchState,
+    clone=clone_state,
+    determinize=determinize_state,
+    to_move=search_to_move,
+    legal_actions=search_legal,
+    apply=search_apply,
+    is_over=search_is_over,
+    outcome=search_outcome,
+    rollout_action=rollout_play,
+    option_of=search_option,
+    evaluate=search_evaluate,
+)

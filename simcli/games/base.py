@@ -274,6 +274,24 @@ class Game(ABC):
                             f"simulations per decision")
         return spec
 
+    def search_arrays(self, seats: tuple[str, ...], lanes, size: int, codes: dict[str, int],
+                      fallback: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per table seat s, holding player `lanes[s]` (after rotation), `size` entries:
+        simulations per decision (0: the seat does not search), exploration constant and
+        rollout policy code (`codes` by policy name, else `fallback`)."""
+        budget = np.zeros(size, np.int64)
+        c = np.zeros(size, np.float64)
+        rollout = np.zeros(size, np.int64)
+        for s, j in enumerate(int(x) for x in lanes):
+            if j >= len(seats):  # a hand-built setup naming fewer seats than players
+                continue
+            spec = self.policy_spec(seats[j])
+            if spec.is_search:
+                budget[s] = spec.budget
+                c[s] = spec.exploration
+                rollout[s] = codes.get(spec.rollout, fallback)
+        return budget, c, rollout
+
     def resolve_rules(self, pairs: list[str]) -> dict[str, str]:
         """Rule options from name=value strings, defaults filled in."""
         by_name = {r.name: r for r in self.rules}

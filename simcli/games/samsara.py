@@ -419,15 +419,8 @@ class Samsara(Game):
 
     def search_settings(self, prep: Prepared, st: R.State
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per seat of `st` (after rotation): simulations per decision (0: no search),
-        exploration constant and rollout policy code."""
-        specs = [self.policy_spec(s) for s in prep.seats]
-        by_seat = st.lane  # seat s holds player lane[s]
-        budget = np.array([specs[j].budget for j in by_seat], np.int64)
-        c = np.array([specs[j].exploration for j in by_seat], np.float64)
-        rollout = np.array([POLICY_CODES.get(specs[j].rollout, P.RANDOM) for j in by_seat],
-                           np.int64)
-        return budget, c, rollout
+        """Per seat of `st` (after rotation): the search's budget, exploration, rollout."""
+        return self.search_arrays(prep.seats, st.lane, len(st.lane), POLICY_CODES, P.RANDOM)
 
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0
                ) -> SamsaraHandle:

@@ -452,21 +452,10 @@ class SamuraiCardGame(Game):
 
     def search_settings(self, prep: Prepared, st: krules.State
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per seat of `st` (after rotation, MAX_P entries): simulations per decision (0:
-        no search), exploration constant and rollout policy code."""
-        specs = [self.policy_spec(s) for s in prep.seats]
-        budget = np.zeros(kstats.MAX_P, np.int64)
-        c = np.zeros(kstats.MAX_P, np.float64)
-        rollout = np.zeros(kstats.MAX_P, np.int64)
-        for seat in range(prep.players):
-            j = int(st.seat[seat]["lane"])  # seat s holds player lane[s]
-            if j >= len(specs):  # a hand-built setup naming fewer seats than players
-                continue
-            spec = specs[j]
-            budget[seat] = spec.budget
-            c[seat] = spec.exploration
-            rollout[seat] = CODES.get(spec.rollout, kplayers.RANDOM)
-        return budget, c, rollout
+        """Per seat of `st` (after rotation, MAX_P entries): the search's budget,
+        exploration, rollout."""
+        return self.search_arrays(prep.seats, st.seat["lane"][:prep.players], kstats.MAX_P,
+                                  CODES, kplayers.RANDOM)
 
     def handle(self, prep: Prepared, seed: int, playout: int,
                rotation: int = 0) -> SamuraiCardHandle:

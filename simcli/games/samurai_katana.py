@@ -1068,18 +1068,10 @@ class SamuraiKatana(Game):
 
     def search_settings(self, prep: Prepared, st: K.State
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per seat of `st` (after rotation; MAX_P entries): simulations per decision (0: no
-        search), exploration constant and rollout policy code."""
-        specs = [self.policy_spec(s) for s in prep.seats]
-        budget = np.zeros(K.MAX_P, np.int64)
-        c = np.zeros(K.MAX_P, np.float64)
-        rollout = np.zeros(K.MAX_P, np.int64)
-        for seat in range(prep.players):
-            spec = specs[int(st.lane[seat])]  # seat s holds player lane[s]
-            budget[seat] = spec.budget
-            c[seat] = spec.exploration
-            rollout[seat] = K.GREEDY if spec.rollout == "greedy" else K.RANDOM
-        return budget, c, rollout
+        """Per seat of `st` (after rotation; MAX_P entries): the search's budget,
+        exploration, rollout."""
+        return self.search_arrays(prep.seats, st.lane[:prep.players], K.MAX_P,
+                                  {"greedy": K.GREEDY}, K.RANDOM)
 
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0,
                forbid: np.ndarray | None = None) -> SamuraiKatanaHandle:

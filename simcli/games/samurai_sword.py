@@ -584,17 +584,10 @@ class SamuraiSword(Game):
 
     def search_settings(self, prep: Prepared, st: K.State
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per seat of `st` (after rotation, MAX_P entries): simulations per decision (0:
-        no search), exploration constant and rollout policy code."""
-        budget = np.zeros(MAX_P, np.int64)
-        c = np.zeros(MAX_P, np.float64)
-        rollout = np.zeros(MAX_P, np.int64)
-        for s in range(prep.players):
-            spec = self.policy_spec(prep.seats[int(st.seats[s]["lane"])])
-            budget[s] = spec.budget
-            c[s] = spec.exploration
-            rollout[s] = KPL.POLICY_CODES.get(spec.rollout, KPL.HEURISTIC)
-        return budget, c, rollout
+        """Per seat of `st` (after rotation, MAX_P entries): the search's budget,
+        exploration, rollout."""
+        return self.search_arrays(prep.seats, st.seats["lane"][:prep.players], MAX_P,
+                                  KPL.POLICY_CODES, KPL.HEURISTIC)
 
     def remove_option(self, content: Content, option: int) -> Content | None:
         """The content without the option's cards (every card kind with that effect), or

@@ -390,18 +390,10 @@ class SixteenSamurai(Game):
 
     def search_settings(self, prep: Prepared, st: KR.State
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per seat of `st` (after rotation; MAX_P entries): simulations per decision (0:
-        no search), exploration constant and rollout policy code."""
-        budget = np.zeros(KR.MAX_P, np.int64)
-        c = np.zeros(KR.MAX_P, np.float64)
-        rollout = np.zeros(KR.MAX_P, np.int64)
-        for seat in range(prep.players):
-            spec = self.policy_spec(prep.seats[int(st.lane[seat])]) if prep.seats else None
-            if spec is not None and spec.is_search:
-                budget[seat] = spec.budget
-                c[seat] = spec.exploration
-                rollout[seat] = POLICY_CODES[spec.rollout]
-        return budget, c, rollout
+        """Per seat of `st` (after rotation; MAX_P entries): the search's budget,
+        exploration, rollout."""
+        return self.search_arrays(prep.seats, st.lane[:prep.players], KR.MAX_P, POLICY_CODES,
+                                  0)
 
     def remove_option(self, content: Content, option: int) -> Content | None:
         """The content with battle card `option` taken out of every clan's five."""
