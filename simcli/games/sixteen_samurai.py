@@ -608,8 +608,16 @@ class SixteenSamuraiHandle(GameHandle):
         return KR.PHASES[int(self.st.phase[0])]
 
     def option_of(self, action: int) -> int:
-        """The option (index into rules.OPTIONS) an action of the player to act uses, or -1."""
-        return self._call(Call.OPTION, action)
+        """The option (index into rules.OPTIONS) an action of the player to act uses, or -1.
+
+        A declaration by a seat forbidden every ability uses none (-1): a declaration
+        cannot be skipped, so the players lift that ban (players.py) and the forced
+        declaration, like passing, is never a forbidden choice."""
+        option = self._call(Call.OPTION, action)
+        seat = self.current_player()
+        if option >= KR.OPT_ABILITY and seat >= 0 and self.forbid[seat, KR.OPT_ABILITY:].all():
+            return -1
+        return option
 
     def row(self) -> dict[str, int]:
         """The finished game's --save-games row."""
