@@ -535,7 +535,8 @@ def named_stats(aggs: dict[str, np.ndarray], roster: Roster, players: int) -> di
             **{f"clus_{k}": v for k, v in card_clus.items()},
         },
         "clustered": {k: tuple(float(x) for x in v) for k, v in clus.items()},
-        "battle": {"card": list(BATTLE_CARDS), **columns(STATS["battle"], aggs["battle"])},
+        "battle": {"card": list(BATTLE_CARDS), "copies": list(roster.battle),
+                   **columns(STATS["battle"], aggs["battle"])},
         "misc": {name: int(v) for name, v in misc.items()},
     }
 
