@@ -98,7 +98,11 @@ def test_copies_are_dealt_conserved_and_reshuffled(tmp_path, policy):
                     full = st.hand_n[p] >= prep.hand_size
                     if full and (st.hand[p, :st.hand_n[p]] < 0).all():
                         assert (st.deck[p, :st.deck_n[p]] < 0).all()
-            if h.phase() == "offer":
+            if h.phase() == "offer":  # an after-rolling card is held while a copy is
+                for p in range(players):
+                    if st.part[p]:
+                        for b in (Battle.RONIN, Battle.BUSHIDO, Battle.MEDICINE):
+                            assert st.held[p, b] == (-1 - b in st.hand[p, :st.hand_n[p]])
                 a = h.choose()
                 if a >= KR.BUSHIDO_ON:
                     key = (playout, int(st.rnd[0]), int(st.actor[0]))
