@@ -76,11 +76,18 @@ def test_copies_are_dealt_conserved_and_reshuffled(tmp_path, policy):
     players = 3
     prep = GAME.prepare(content, players, (policy,) * players, GAME.resolve_rules([]))
     bushido_rounds = {}  # (playout, round, seat): Bushido played
+    final_steps = 0
     for playout in range(6):
         h = GAME.handle(prep, 9, playout)
         st = h.st
         dealt = False
         while not h.is_over():
+            if h.phase() in ("final declare", "final field"):  # every copy discarded
+                final_steps += 1
+                for p in range(players):
+                    assert (st.hand[p, :st.hand_n[p]] >= 0).all() and st.deck_n[p] == 0
+                disc = st.disc[:st.disc_n[0]]
+                assert [(disc == -1 - b).sum() for b in Battle] == (players * copies).tolist()
             if h.phase() in ("declare", "field", "offer"):
                 if not dealt:  # just after the deal: CLAN samurai + every copy
                     for p in range(players):
@@ -113,6 +120,7 @@ def test_copies_are_dealt_conserved_and_reshuffled(tmp_path, policy):
                 h.step()
         assert h.outcome()["winners"]
     assert max(bushido_rounds.values()) >= 2  # several Bushido by one seat in one round
+    assert final_steps > 0
 
 
 def test_copies_change_the_statistics_and_keep_the_limits(tmp_path):
