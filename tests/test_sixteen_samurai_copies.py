@@ -156,3 +156,24 @@ def test_replay_with_copies_agrees_with_the_fast_path(tmp_path):
         assert list(h.row().values()) == rows[i].tolist()
         text = "\n".join(e.detail for e in h.log())
         assert "Bushido" in text and "Medicine" not in text
+
+
+def test_every_unused_copy_is_discarded_before_the_final_battle(tmp_path):
+    """Ten copies of every battle card per clan: many are left when the Clan Conflict
+    ends (more of a kind than one per clan), and every one of them is discarded (counted
+    unused); none reaches the Final Battle."""
+    text = copies_text(dict.fromkeys(COPIES, 10))
+    content = content_with(tmp_path, "many", text)
+    prep = GAME.prepare(content, 2, ("greedy",) * 2, GAME.resolve_rules([]))
+    copies = np.array(content.data.battle)
+    for playout in range(3):
+        h = GAME.handle(prep, 4, playout)
+        while h.phase() not in ("final declare", "over"):
+            h.step()
+        st = h.st
+        disc = st.disc[:st.disc_n[0]]
+        assert [(disc == -1 - b).sum() for b in Battle] == (2 * copies).tolist()
+        unused = st.aggs.battle[:, BattleStat.UNUSED_AT_END]
+        assert (unused > 2).all()  # more copies of each kind than one per clan
+        for p in range(2):
+            assert (st.hand[p, :st.hand_n[p]] >= 0).all() and st.deck_n[p] == 0
