@@ -31,6 +31,12 @@ OKU = '{ name = "Oku the Plain", power = 1, speed = 1, armor = 3, karma = 1'
     (OKU, OKU.replace("power = 1", "power = 5"), "Oku the Plain", "roster.samurai[3].power"),
     (OKU, OKU.replace("speed = 1", "speed = 0"), "Oku the Plain", "roster.samurai[3].speed"),
     ("faces = 8", "faces = 1", "faces =", "dice.faces"),
+    # [battle]: copies of each battle card
+    ("\numa = 1 ", "\numa = -1 ", "uma = -1", "battle.uma"),
+    ("\nronin = 1 ", "\nronin = 11 ", "ronin = 11", "battle.ronin"),
+    ("\nbushido = 1 ", '\nbushido = "two" ', 'bushido = "two"', "battle.bushido"),
+    ("\nmedicine = 1 ", "\nmedicine = 1.0 ", "medicine = 1.0", "battle.medicine"),
+    ("\nninjutsu = 1 ", "\nninjutsu = 1\nshuriken = 2 ", "shuriken =", "battle.shuriken"),
 ])
 def test_each_bad_value_is_one_line_naming_its_line(tmp_path, old, new, line_of, field):
     text = STANDARD.read_text()
@@ -50,7 +56,8 @@ def test_the_cross_field_checks_name_their_line(tmp_path):
     text = STANDARD.read_text()
     path = tmp_path / "roster.toml"
     path.write_text(text.replace('"Irie the Spectator"', '"Fobus Dustwalker"', 1))
-    with pytest.raises(UserError, match=r"line 27: field 'roster.samurai\[1\].name': "
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "Irie the Spectator" in t)
+    with pytest.raises(UserError, match=rf"line {line}: field 'roster.samurai\[1\].name': "
                                         r"samurai 'Fobus Dustwalker' appears twice"):
         GAME.load_content(path)
     path.write_text(text.replace('game = "sixteen-samurai"', 'game = "samsara"', 1))

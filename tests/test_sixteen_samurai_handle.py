@@ -86,17 +86,41 @@ def test_every_policy_chooses_legal_actions(players, policy):
 def test_forbidden_cards_are_never_played(policy):
     prep = prepared(3, (policy,) * 3)
     forbid = np.zeros((KR.MAX_P, len(KR.OPTIONS)), np.bool_)
-    forbid[0, :] = True  # seat 1 never plays a battle card
+    forbid[0, :] = True  # seat 1 never plays a battle card (and declares as if unbanned)
     forbid[1, int(KR.UMA)] = forbid[1, int(KR.RONIN)] = True
     used = set()
     for playout in range(6):
         h = GAME.handle(prep, 5, playout, forbid=forbid)
         used |= play_checked(h, forbid)
         assert h.is_over() and h.outcome()["winners"]
-    assert not {o for p, o in used if p == 0}
-    assert {o for p, o in used if p == 1} <= {int(KR.NINJUTSU), int(KR.BUSHIDO),
-                                              int(KR.MEDICINE)}
-    assert {o for p, o in used if p == 2} >= {int(KR.RONIN), int(KR.MEDICINE)}
+    cards = {(p, o) for p, o in used if o < KR.OPT_ABILITY}  # the battle cards played
+    assert not {o for p, o in used if p == 0}  # seat 1's declarations are forced: no option
+    assert {o for p, o in cards if p == 1} <= {int(KR.NINJUTSU), int(KR.BUSHIDO),
+                                               int(KR.MEDICINE)}
+    assert {o for p, o in cards if p == 2} >= {int(KR.RONIN), int(KR.MEDICINE)}
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_forbidden_abilities_are_never_declared(policy):
+    """Seat 1 may not declare POWER, seat 2 neither SPEED nor KARMA (either phase); seat 3
+    may declare anything. A seat forbidden every ability still declares: the forced
+    declaration uses no option."""
+    prep = prepared(3, (policy,) * 3)
+    forbid = np.zeros((KR.MAX_P, len(KR.OPTIONS)), np.bool_)
+    ab = int(KR.OPT_ABILITY)
+    forbid[0, ab + 0] = True
+    forbid[1, ab + 1] = forbid[1, ab + 3] = True
+    used = set()
+    for playout in range(8):
+        h = GAME.handle(prep, 6, playout, forbid=forbid)
+        used |= play_checked(h, forbid)
+    declared = {p: {o - ab for q, o in used if q == p and o >= ab} for p in range(3)}
+    assert declared[0] == {1, 2, 3} and declared[1] == {0, 2} and declared[2] == {0, 1, 2, 3}
+    everything = np.zeros((KR.MAX_P, len(KR.OPTIONS)), np.bool_)
+    everything[0, ab:] = True
+    h = GAME.handle(prep, 6, 0, forbid=everything)
+    assert not {o for p, o in play_checked(h, everything) if p == 0 and o >= ab}
+    assert h.is_over() and h.outcome()["winners"]
 
 
 def clone(h):

@@ -5,8 +5,10 @@ declared ability, the fighters, revealed samurai and dice, played cards, pile si
 clan's drafted samurai), its own hand and its own draw pile, and through the rules'
 accessors what is public but kept in hidden places (`rules.rival_best_remaining`). Random
 choices come from the seat's own stream. `forbid[seat, option]` (options: rules.OPTIONS,
-the battle cards) lists cards a seat never plays; passing, or fielding without a card, is
-never forbidden.
+the battle cards, then the abilities) lists the cards a seat never plays and the
+abilities it never declares (in either phase); passing, or fielding without a card, is
+never forbidden. A seat forbidden every ability declares as if none were forbidden (a
+declaration cannot be skipped); `simcli value` forbids one option at a time.
 
 random: uniform at every decision: any face-up samurai, any ability, any samurai in hand
   then no card or any before-rolling card it holds, and at every offer uniformly among
@@ -34,6 +36,7 @@ from kernels.sixteen_samurai.rules import (
     NINJUTSU,
     NONE,
     OFFER,
+    OPT_ABILITY,
     PASS,
     PLAY_MEDICINE,
     PLAY_RONIN,
@@ -113,14 +116,47 @@ def random_samurai(hand, hand_n, p, s, banned):
 
 
 @njit(**HELPER)
-def declare_greedy(hand, hand_n, p, ratings, s):
-    """The ability of p's best samurai in hand (best single rating, then total); any
-    ability at random when p holds no samurai."""
-    if count_samurai(hand, hand_n, p) == 0:
+def n_declarable(forbid, p):
+    """How many abilities p may declare (0 when every one is forbidden)."""
+    n = 0
+    for a in range(N_ABILITY):
+        n += not forbid[p, OPT_ABILITY + a]
+    return n
+
+
+@njit(**HELPER)
+def declarable(forbid, p, a, n_ok):
+    """Whether p may declare ability a (n_ok = n_declarable: 0 lifts the ban)."""
+    return n_ok == 0 or not forbid[p, OPT_ABILITY + a]
+
+
+@njit(**HELPER)
+def declare_random(p, s, forbid):
+    """Any ability p may declare, uniformly (stream s)."""
+    n_ok = n_declarable(forbid, p)
+    if n_ok == 0 or n_ok == N_ABILITY:
         return below(s, FOUR)
+    pick = below(s, np.int64(n_ok))
+    for a in range(N_ABILITY):
+        if not forbid[p, OPT_ABILITY + a]:
+            if pick == 0:
+                return np.int64(a)
+            pick -= 1
+    return ZERO
+
+
+@njit(**HELPER)
+def declare_greedy(hand, hand_n, p, ratings, s, forbid):
+    """The ability of p's best samurai in hand (best single rating, then total) among
+    those p may declare; any of them at random when p holds no samurai."""
+    if count_samurai(hand, hand_n, p) == 0:
+        return declare_random(p, s, forbid)
+    n_ok = n_declarable(forbid, p)
     best_a = 0
     best_key = -1
     for a in range(N_ABILITY):
+        if not declarable(forbid, p, a, n_ok):
+            continue
         top = 0
         tot = 0
         for i in range(hand_n[p]):
@@ -296,7 +332,9 @@ def choose(st, forbid):
     if ph == DRAFT:
         return st.avail[0] if greedy else st.avail[below(s, st.avail_n[0])]
     if ph in (DECLARE, FB_DECLARE):
-        return declare_greedy(st.hand, st.hand_n, p, st.ratings, s) if greedy else below(s, FOUR)
+        if greedy:
+            return declare_greedy(st.hand, st.hand_n, p, st.ratings, s, forbid)
+        return declare_random(p, s, forbid)
     if ph == FIELD:
         return field_greedy(st, p, forbid) if greedy else field_random(st, p, s, forbid)
     if ph == OFFER:

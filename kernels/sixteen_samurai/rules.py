@@ -34,6 +34,15 @@ offers; with after_tb the players who lost it are then offered Ronin and Medicin
 (no Bushido: the tiebreaker settled the dice). Option st.fb_bar: the samurai that won
 the last Clan Conflict round may not fight Final Battle round 1 (unless it is its
 owner's only one).
+
+Battle cards as content: every clan shuffles st.battle_n[b] copies of battle card b into
+its draw pile (printed: one of each). The limits stay as printed whatever the copies: one
+before-rolling card per fielding (the FIELD encoding), Ronin once per round (any seat),
+Medicine once per player and round; Bushido may be played again while a copy is held. A
+full hand of battle cards only is reshuffled into the draw pile as printed (`refill`).
+
+Options (OPTIONS, forbid[seat, option] in players.py): playing battle card b (option b)
+and declaring ability a (option OPT_ABILITY + a) when the seat is the declarer.
 """
 
 from collections import namedtuple
@@ -49,6 +58,7 @@ from kernels.rng import below, roll_top2, seed_lanes, shuffle
 from kernels.sixteen_samurai.stats import (
     N_DECL,
     N_LEN,
+    Ability,
     Battle,
     BattleStat,
     CardStat,
@@ -113,8 +123,11 @@ PLAY_RONIN = np.int64(1)
 PLAY_MEDICINE = np.int64(2)
 BUSHIDO_ON = np.int64(3)  # + target seat
 
-# Options a player can be forbidden (forbid[seat, option]): the battle cards
-OPTIONS = tuple(b.name.lower() for b in Battle)
+# Options a player can be forbidden (forbid[seat, option]): playing each battle card
+# (option b = stats.Battle b), then declaring each ability (option OPT_ABILITY + a, a =
+# stats.Ability a) when the seat is the declarer, in either phase
+OPTIONS = tuple(b.name.lower() for b in Battle) + tuple(a.name.lower() for a in Ability)
+OPT_ABILITY = np.int64(len(Battle))
 
 NONE = np.int64(-1)
 ZERO = np.int64(0)
@@ -148,8 +161,9 @@ class Ev(IntEnum):
 
 
 # --- the state ----------------------------------------------------------------------------
-# R = roster size, P = players, CLAN = samurai per clan, D = CLAN + N_BATTLE (a draw pile),
-# H = max(P * CLAN, hand size) + N_BATTLE + 2 (a hand), V = max(faces, Uma value) + 1.
+# R = roster size, P = players, CLAN = samurai per clan, B = battle cards per clan (the sum
+# of battle_n; printed: 5, one of each), D = CLAN + B (a draw pile), H = max(P * CLAN, hand
+# size) + B + 2 (a hand), V = max(faces, Uma value) + 1.
 FIELDS = (
     # parameters of the run (read only)
     "players",  # (1,) int64: P
@@ -160,7 +174,8 @@ FIELDS = (
     "rank_order",  # (R,) int64: roster indices, strongest first (the pool's layout)
     "faces",  # (1,) int64: faces of a die
     "uma",  # (1,) int64: the value of both Uma dice
-    "battle_in",  # (N_BATTLE,) bool: battle cards each clan holds (all unless one is removed)
+    "battle_n",  # (N_BATTLE,) int64: copies of each battle card in every clan (printed: 1)
+    "battle_in",  # (N_BATTLE,) bool: battle_n > 0, the battle cards in the game
     "clan",  # (1,) int64: samurai each clan drafts
     "hand_size",  # (1,) int64: cards a Clan Conflict hand is refilled to
     "snake",  # (1,) int64: 1 = snake draft (reverse every round), 0 = rotation
@@ -209,9 +224,10 @@ FIELDS = (
     "tb",  # (MAX_P,) int64: last tiebreaker die
     "is_uma",  # (MAX_P,) bool: rolled with Uma
     "medic",  # (MAX_P,) bool: played Medicine this round
-    "held",  # (MAX_P, N_BATTLE) bool: battle cards in hand at the round's start, unplayed
-    "played_r",  # (MAX_P, N_BATTLE) bool: battle cards played this round
-    "played_g",  # (MAX_P, N_BATTLE) bool: battle cards played this game
+    "held",  # (MAX_P, N_BATTLE) bool: a copy of each battle card in hand (from the round's
+    #          start; cleared when p plays its last copy)
+    "played_r",  # (MAX_P, N_BATTLE) bool: battle cards played this round (a copy or more)
+    "played_g",  # (MAX_P, N_BATTLE) bool: battle cards played this game (a copy or more)
     "ronin_by",  # (1,) int64: seat that played Ronin this round (-1: none)
     "tbw",  # (1,) int64: after_tb: the tiebreaker's winner once rolled (-1: not rolled)
     "offer",  # (1,) int64: position (from the declarer) of the seat offered cards
@@ -238,15 +254,21 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
               hand_size: int, snake: bool, lone_end: bool, max_rounds: int, margin: float,
               odds: np.ndarray, tops: np.ndarray, aggs, log_capacity: int = 0,
               rotation: int = 0, after_tb: bool = False, fb_bar: bool = False,
-              battle_in: np.ndarray | None = None) -> State:
+              battle_n: np.ndarray | None = None) -> State:
     """A state for games of this run, allocated once (`setup` starts each game). In
-    rotation r player j (its policy and its random stream) sits at seat (j + r) % P."""
+    rotation r player j (its policy and its random stream) sits at seat (j + r) % P.
+    battle_n: copies of each battle card in every clan (None: one of each, as printed)."""
     from kernels.rng import new_states, rotation_lanes
 
     P = players
     R = ratings.shape[0]
-    D = clan + N_BATTLE
-    H = max(P * clan, hand_size) + N_BATTLE + 2
+    copies = (np.ones(N_BATTLE, np.int64) if battle_n is None
+              else np.ascontiguousarray(battle_n, np.int64))
+    if copies.shape != (N_BATTLE,) or (copies < 0).any():
+        raise ValueError(f"battle_n must be {N_BATTLE} copy counts >= 0, not {copies}")
+    B = int(copies.sum())
+    D = clan + B
+    H = max(P * clan, hand_size) + B + 2
     seat_pol, lane = rotation_lanes(P, np.asarray(policies, np.int64), rotation, MAX_P)
 
     def one(v, dtype=np.int64):
@@ -261,8 +283,7 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
         totals=np.ascontiguousarray(totals, np.int64),
         rank_order=np.ascontiguousarray(rank_order, np.int64),
         faces=one(faces), uma=one(uma), clan=one(clan), hand_size=one(hand_size),
-        battle_in=(np.ones(N_BATTLE, np.bool_) if battle_in is None
-                   else np.ascontiguousarray(battle_in, np.bool_)),
+        battle_n=copies, battle_in=copies > 0,
         snake=one(int(snake)), lone_end=one(int(lone_end)), after_tb=one(int(after_tb)),
         fb_bar=one(int(fb_bar)), max_rounds=one(max_rounds),
         margin=one(margin, np.float64), odds=np.ascontiguousarray(odds, np.float64),
@@ -515,15 +536,15 @@ def draft_pick(st, c):
 
 @njit(**ONCE)
 def deal_hands(st):
-    """Each clan shuffles its samurai with its 5 battle cards (those in the game) and
-    draws a hand."""
+    """Each clan shuffles its samurai with its battle cards (battle_n copies of each;
+    printed: one of each) and draws a hand."""
     for q in range(st.players[0]):
         for i in range(st.deck_n[q]):
             st.clan_tot[q] += st.totals[st.deck[q, i]]
         emit(st.log, st.log_n, st.turn[0], np.int64(q), Ev.CLAN, st.clan_tot[q], st.deck_n[q],
              ZERO, ZERO)
         for b in range(N_BATTLE):
-            if st.battle_in[b]:
+            for _ in range(st.battle_n[b]):
                 put(st.deck, st.deck_n, q, -1 - b)
         shuffle(st.rng[st.lane[q]], st.deck[q], st.deck_n[q])
         st.hand_n[q] = 0
@@ -678,7 +699,7 @@ def play_after(st, a):
         emit(st.log, st.log_n, st.turn[0], p, Ev.DISCARD, -1 - card, ZERO, ZERO, ZERO)
         st.played_r[p, card] = True
         st.played_g[p, card] = True
-        st.held[p, card] = False
+        st.held[p, card] = find(st.hand, st.hand_n, p, -1 - card) >= 0  # another copy
         st.again[0] = True
         if card == RONIN:
             st.ronin_by[0] = p
@@ -807,30 +828,16 @@ def resolve_round(st):
 
 @njit(**ONCE)
 def end_clan_conflict(st):
-    """Unused battle cards are discarded, and any samurai still in a hand or draw pile
-    (lone_end, the round cap); every Hall of Honor becomes its owner's hand; with fb_bar
-    the last round's winner may not field its winning samurai in Final Battle round 1."""
+    """Unused battle cards are discarded (every copy), and any samurai still in a hand or
+    draw pile (lone_end, the round cap); every Hall of Honor becomes its owner's hand; with
+    fb_bar the last round's winner may not field its winning samurai in Final Battle
+    round 1."""
     P = st.players[0]
     st.tbw[0] = -1
     for p in range(P):
         discard_samurai(st, np.int64(p))
         for b in range(N_BATTLE):
-            code = -1 - b
-            i = find(st.hand, st.hand_n, p, code)
-            if i >= 0:
-                take(st.hand, st.hand_n, p, i)
-            else:
-                for j in range(st.deck_n[p]):
-                    if st.deck[p, j] == code:
-                        i = j
-                if i < 0:
-                    continue
-                st.deck_n[p] -= 1
-                st.deck[p, i] = st.deck[p, st.deck_n[p]]
-            discard(st.disc, st.disc_n, code)
-            emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.DISCARD, np.int64(code), ZERO,
-                 ZERO, ZERO)
-            st.aggs.battle[b, BattleStat.UNUSED_AT_END] += 1
+            discard_battle_card(st, np.int64(p), np.int64(b))
     for c in range(st.infb.shape[0]):
         st.infb[c] = False
     n_active = 0
@@ -849,6 +856,28 @@ def end_clan_conflict(st):
     if st.fb_bar[0] == 1:
         st.last_card[st.declarer[0]] = st.field[st.declarer[0]]
     st.auto[0] = GO_FB_ROUND
+
+
+@njit(**STEP)
+def discard_battle_card(st, p, b):
+    """Every copy of battle card b left in p's hand or draw pile is discarded unused (the
+    hand's first, then the pile's from the top)."""
+    code = -1 - b
+    while True:
+        i = find(st.hand, st.hand_n, p, code)
+        if i >= 0:
+            take(st.hand, st.hand_n, p, i)
+        else:
+            for j in range(st.deck_n[p]):
+                if st.deck[p, j] == code:
+                    i = j
+            if i < 0:
+                return
+            st.deck_n[p] -= 1
+            st.deck[p, i] = st.deck[p, st.deck_n[p]]
+        discard(st.disc, st.disc_n, code)
+        emit(st.log, st.log_n, st.turn[0], p, Ev.DISCARD, code, ZERO, ZERO, ZERO)
+        st.aggs.battle[b, BattleStat.UNUSED_AT_END] += 1
 
 
 @njit(**STEP)
@@ -1135,8 +1164,11 @@ def legal_actions(st, out):
 
 @njit(**ONCE)
 def option_of(st, a):
-    """The option (index into OPTIONS: a battle card) action a uses, -1 for none."""
+    """The option (index into OPTIONS) action a uses: a battle card played, an ability
+    declared (OPT_ABILITY + a, either phase); -1 for none."""
     ph = st.phase[0]
+    if ph in (DECLARE, FB_DECLARE):
+        return OPT_ABILITY + a
     if ph == FIELD:
         b = a % 3
         return b - 1 if b > 0 else NONE

@@ -47,7 +47,7 @@ class Ability(IntEnum):
 
 
 class Battle(IntEnum):
-    """The five battle cards every clan holds, one of each."""
+    """The five battle cards; every clan holds [battle] copies of each (printed: one)."""
 
     NINJUTSU = 0
     UMA = 1
@@ -75,7 +75,8 @@ class CardStat(IntEnum):
 
 
 class BattleStat(IntEnum):
-    """Per battle card."""
+    """Per battle card kind. With several copies per clan, "played" and "held" mean at
+    least one copy (played / held, none played); UNUSED_AT_END counts copies."""
 
     PLAYED_ROUNDS = 0  # contested rounds where a participant played it ...
     PLAYED_ROUNDS_WON = 1  # ... and took the round's samurai
@@ -85,7 +86,7 @@ class BattleStat(IntEnum):
     PLAYED_GAMES_WON = 5  # ... and the player won the game
     UNPLAYED_GAMES = 6
     UNPLAYED_GAMES_WON = 7
-    UNUSED_AT_END = 8  # still unplayed when the Clan Conflict ended
+    UNUSED_AT_END = 8  # copies still unplayed when the Clan Conflict ended
     EFFECT = 9  # Medicine: samurai saved; Ronin: samurai stolen
 
 

@@ -39,7 +39,9 @@ SECTIONS = [
      "totals of the samurai a clan drafted."),
     ("Battle cards", "battle_cards", "Share of rounds whose samurai the player took when it "
      "played the card vs when it held it without playing; game win rate when played vs "
-     "never played; effects_per_game counts Ronin steals and Medicine saves."),
+     "never played (with several copies per clan, content [battle]: at least one copy "
+     "played, held); unused_at_end_rate counts copies left unplayed per player-game; "
+     "effects_per_game counts Ronin steals and Medicine saves."),
     ("Other figures", "other", "Tiebreakers, uncontested rounds, reshuffles, completion and "
      "Final Battle entrants."),
 ]

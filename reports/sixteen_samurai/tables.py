@@ -121,7 +121,8 @@ def clan_total_table(s: dict, long: LongTable) -> pl.DataFrame:
 
 
 def battle_table(s: dict, long: LongTable) -> pl.DataFrame:
-    """Value of each battle card: round and game outcomes when played vs not."""
+    """Value of each battle card: round and game outcomes when played vs not (with several
+    copies per clan: at least one copy played, held); `copies` per clan as dealt."""
     b, games = s["battle"], s["games"]
     rows = []
     for i, card in enumerate(b["card"]):
@@ -136,7 +137,8 @@ def battle_table(s: dict, long: LongTable) -> pl.DataFrame:
         gp, gu = est["played_games"].value, est["unplayed_games"].value
         player_games = int(b["played_games"][i] + b["unplayed_games"][i])
         rows.append({
-            "card": card, "play_rate": _per(b["played_games"][i], player_games),
+            "card": card, "copies": int(b.get("copies", [1] * len(b["card"]))[i]),
+            "play_rate": _per(b["played_games"][i], player_games),
             "round_take_played": played.value, "played_ci_low": played.lo,
             "played_ci_high": played.hi, "round_take_held": held.value,
             "held_ci_low": held.lo, "held_ci_high": held.hi, "game_win_played": gp,

@@ -52,9 +52,13 @@ from simcli.games.handle import GameHandle
 
 ABILITIES = tuple(a.name.lower() for a in Ability)  # ("power", "speed", "armor", "karma")
 BATTLE_CARDS = tuple(b.name.title() for b in Battle)  # ("Ninjutsu", "Uma", ... "Medicine")
+# `simcli value` options (the forbid columns, rules.OPTIONS in that order): playing each
+# battle card, then declaring each ability
+OPTION_NAMES = BATTLE_CARDS + tuple(a.title() for a in ABILITIES)
+MAX_COPIES = 10  # [battle]: copies of one battle card a clan may hold
 GREEDY_MARGIN = 0.10
 MAX_ROUNDS = 1000
-VALUE_N = 20_000  # playouts per run of `simcli value` (26 runs at 4 players)
+VALUE_N = 20_000  # playouts per run of `simcli value` (42 runs at 4 players: 1 + 9 x 4 + 5)
 
 POLICIES = {
     "random": (
@@ -146,7 +150,7 @@ class Roster:
     uma_value: int
     clan_size: int
     hand_size: int
-    battle: tuple[bool, ...] = (True,) * len(Battle)  # battle cards in the game
+    battle: tuple[int, ...] = (1,) * len(Battle)  # copies of each battle card per clan
 
 
 @dataclass(frozen=True)
@@ -172,7 +176,7 @@ class Prepared:
     table: np.ndarray  # exact win chances of pools (simcli.dice_odds.tables)
     td: np.ndarray  # chance of each pool's two highest dice
     clan_bins: int
-    battle_in: np.ndarray  # (N_BATTLE,) bool: battle cards each clan holds
+    battle_n: np.ndarray  # (N_BATTLE,) int64: copies of each battle card per clan
     seats: tuple[str, ...] = ()  # each seat's policy name (search players' options)
 
 
@@ -204,6 +208,23 @@ class ClanTable(msgspec.Struct, forbid_unknown_fields=True):
     hand: Small
 
 
+Copies = Annotated[int, msgspec.Meta(ge=0, le=MAX_COPIES)]
+
+
+class BattleTable(msgspec.Struct, forbid_unknown_fields=True):
+    """[battle]: copies of each battle card in every clan's deck (printed: one of each)."""
+
+    ninjutsu: Copies = 1
+    uma: Copies = 1
+    ronin: Copies = 1
+    bushido: Copies = 1
+    medicine: Copies = 1
+
+    def copies(self) -> tuple[int, ...]:
+        """The copies in stats.Battle order."""
+        return tuple(getattr(self, b.name.lower()) for b in Battle)
+
+
 class SamuraiCard(msgspec.Struct, forbid_unknown_fields=True):
     """One samurai card: its ratings (dice) in the four abilities."""
 
@@ -228,6 +249,7 @@ class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
     dice: DiceTable
     clan: ClanTable
     roster: RosterTable
+    battle: BattleTable = msgspec.field(default_factory=BattleTable)
     content: ContentMeta = msgspec.field(default_factory=ContentMeta)
 
 
@@ -267,7 +289,7 @@ def parse_roster(path: Path) -> Content:
     roster = Roster(
         names=tuple(names), ratings=ratings, totals=ratings.sum(axis=1), assumed=assumed,
         faces=f.dice.faces, uma_value=f.dice.uma_value, clan_size=f.clan.size,
-        hand_size=f.clan.hand,
+        hand_size=f.clan.hand, battle=f.battle.copies(),
     )
     return Content(
         name=meta.name or path.stem, version=str(meta.version), path=path,
@@ -296,7 +318,7 @@ class SixteenSamurai(Game):
     search = SEARCH
     rules = RULES
     fixed_readings = FIXED_READINGS
-    options = BATTLE_CARDS  # forbid columns: the kernel's rules.OPTIONS, in that order
+    options = OPTION_NAMES  # forbid columns: the kernel's rules.OPTIONS, in that order
     value_n = VALUE_N
     default_n = 1_000_000
     chunk_size = 4_000
@@ -339,7 +361,7 @@ class SixteenSamurai(Game):
             fb_bar=rules["last-winner"] == "barred",
             max_rounds=MAX_ROUNDS, margin=GREEDY_MARGIN, table=table, td=td,
             clan_bins=roster.clan_size * MAX_DICE * 4 + 1,
-            battle_in=np.array(roster.battle, np.bool_),
+            battle_n=np.array(roster.battle, np.int64),
         )
 
     def sizes(self, prep: Prepared) -> dict[str, int]:
@@ -358,7 +380,7 @@ class SixteenSamurai(Game):
             lone_end=prep.lone_end, max_rounds=prep.max_rounds, margin=prep.margin,
             odds=prep.table, tops=prep.td, aggs=as_tuple(Aggregates, aggs),
             log_capacity=log_capacity, rotation=rotation, after_tb=prep.after_tb,
-            fb_bar=prep.fb_bar, battle_in=prep.battle_in,
+            fb_bar=prep.fb_bar, battle_n=prep.battle_n,
         )
 
     def run_chunk(
@@ -366,7 +388,8 @@ class SixteenSamurai(Game):
         rows: np.ndarray | None, rotation: int = 0, forbid: np.ndarray | None = None,
     ) -> None:
         """Play a chunk of games into `aggs` (players rotated by `rotation` seats);
-        forbid[s, o] denies seat s battle card o (OPTIONS order)."""
+        forbid[s, o] denies seat s option o (OPTION_NAMES order: a battle card, an ability
+        to declare)."""
         out = rows if rows is not None else np.zeros((0, N_ROW), np.int64)
         if any(self.policy_spec(s).is_search for s in prep.seats):
             self.run_search_chunk(prep, seed, first, count, aggs, out, rotation, forbid)
@@ -396,10 +419,14 @@ class SixteenSamurai(Game):
                                   0)
 
     def remove_option(self, content: Content, option: int) -> Content | None:
-        """The content with battle card `option` taken out of every clan's five."""
+        """The content with every copy of battle card `option` taken out of every clan's
+        deck ([battle] copies set to 0); None for an ability (declaring one cannot be
+        taken out of the game: restricted play alone values it)."""
+        if not 0 <= option < len(BATTLE_CARDS):
+            return None
         roster: Roster = content.data
         battle = list(roster.battle)
-        battle[option] = False
+        battle[option] = 0
         return replace(content, data=replace(roster, battle=tuple(battle)),
                        name=f"{content.name} without {BATTLE_CARDS[option]}")
 
@@ -500,7 +527,8 @@ def named_stats(aggs: dict[str, np.ndarray], roster: Roster, players: int) -> di
             **{f"clus_{k}": v for k, v in card_clus.items()},
         },
         "clustered": {k: tuple(float(x) for x in v) for k, v in clus.items()},
-        "battle": {"card": list(BATTLE_CARDS), **columns(STATS["battle"], aggs["battle"])},
+        "battle": {"card": list(BATTLE_CARDS), "copies": list(roster.battle),
+                   **columns(STATS["battle"], aggs["battle"])},
         "misc": {name: int(v) for name, v in misc.items()},
     }
 
@@ -573,8 +601,16 @@ class SixteenSamuraiHandle(GameHandle):
         return KR.PHASES[int(self.st.phase[0])]
 
     def option_of(self, action: int) -> int:
-        """The option (index into rules.OPTIONS) an action of the player to act uses, or -1."""
-        return self._call(Call.OPTION, action)
+        """The option (index into rules.OPTIONS) an action of the player to act uses, or -1.
+
+        A declaration by a seat forbidden every ability uses none (-1): a declaration
+        cannot be skipped, so the players lift that ban (players.py) and the forced
+        declaration, like passing, is never a forbidden choice."""
+        option = self._call(Call.OPTION, action)
+        seat = self.current_player()
+        if option >= KR.OPT_ABILITY and seat >= 0 and self.forbid[seat, KR.OPT_ABILITY:].all():
+            return -1
+        return option
 
     def row(self) -> dict[str, int]:
         """The finished game's --save-games row."""
