@@ -155,6 +155,29 @@ def _yes_option():
                                             "the first playouts, exceeds a day.")
 
 
+# Options shared by several commands (one declaration, the same help everywhere).
+ThreadsOpt = Annotated[int | None, typer.Option("--threads", "-t",
+                                                help="Worker threads. Default: all cores.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+YesOpt = Annotated[bool, _yes_option()]
+SeedOpt = Annotated[int, seed_option()]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p",
+                                                help="Players. Default: the game's default.")]
+ForceOpt = Annotated[bool, typer.Option("--force",
+                                        help="Replace the folder if simcli wrote it.")]
+RuleOpt = Annotated[list[str] | None, typer.Option(
+    "--rule", help="Rule option name=value; repeat for several.")]
+FixedRuleOpt = Annotated[list[str] | None, typer.Option("--rule",
+                                                        help="Fixed rule option name=value.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print as JSON.")]
+PolicyOpt = Annotated[str | None, typer.Option("--policy", help="Policy on every seat.")]
+ContentOpt = Annotated[str | None, typer.Option("--content", help="Content name or path.")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", help="With --backend dask: a running scheduler's address.")]
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", help="With --backend dask: local worker processes.")]
+
+
 def _time_limit(yes: bool):
     return engine.time_limit(None if yes else engine.DAY_S)
 
@@ -255,7 +278,7 @@ def root(
 
 @app.command()
 def games(
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """List games with their player counts, policies, rule options and content files."""
     from simcli.catalog import catalog
@@ -307,13 +330,9 @@ def run(
     seats: Annotated[str | None, typer.Option("--seats",
                                               help="One policy per seat, comma-separated, "
                                                    "e.g. greedy,random,random,random.")] = None,
-    seed: Annotated[int, seed_option()] = 1,
-    threads: Annotated[int | None, typer.Option("--threads", "-t",
-                                                help="Worker threads. Default: all "
-                                                     "cores.")] = None,
-    rule: Annotated[list[str] | None, typer.Option("--rule",
-                                                   help="Rule option name=value; repeat "
-                                                        "for several.")] = None,
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
+    rule: RuleOpt = None,
     content: Annotated[str | None, typer.Option("--content",
                                                 help="Content name (shipped) or path to a "
                                                      "content TOML. Default: "
@@ -356,9 +375,8 @@ def run(
                                        "self-contained file).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary "
                                                          "on stdout.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                        help="No progress bar.")] = False,
-    yes: Annotated[bool, _yes_option()] = False,
+    quiet: QuietOpt = False,
+    yes: YesOpt = False,
 ) -> None:
     """Run a balance study: play N games, write a run folder, print a summary."""
     from simcli.run import build_config, run_game
@@ -381,13 +399,11 @@ def resume(
                                                 "Default: as the run started.")] = None,
     backend: Annotated[str | None, typer.Option("--backend", help="local or dask. Default: "
                                                 "as the run started.")] = None,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="With --backend dask: "
-                                                  "a running scheduler's address.")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="With --backend dask: "
-                                                "local worker processes.")] = None,
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary "
                                                          "on stdout.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Finish a checkpointed run; the numbers equal those of an uninterrupted run."""
     from simcli.run import resume_run
@@ -440,11 +456,10 @@ def replay(
                                          "0).")] = 0,
     players: Annotated[int | None, typer.Option("--players", "-p", help="Number of players. "
                                                 "Default: the game's default.")] = None,
-    policy: Annotated[str | None, typer.Option("--policy", help="Policy on every seat.")] = None,
+    policy: PolicyOpt = None,
     seats: Annotated[str | None, typer.Option("--seats", help="One policy per seat, "
                                               "comma-separated.")] = None,
-    rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule option name=value; "
-                                                   "repeat for several.")] = None,
+    rule: RuleOpt = None,
     content: Annotated[str | None, typer.Option("--content", help="Content name or path. "
                                                 "Default: standard.")] = None,
     find: Annotated[str | None, typer.Option("--find", help="Replay the first playout whose "
@@ -478,15 +493,13 @@ def replay(
 @app.command()
 def skill(
     game: Annotated[str, typer.Argument(help="Game to measure.")],
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Players. Default: "
-                                                "the game's default.")] = None,
+    players: PlayersOpt = None,
     n: Annotated[int, typer.Option("-n", help="Seeds; each is played once per seat "
                                               "arrangement.")] = 20_000,
-    seed: Annotated[int, seed_option()] = 1,
-    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
-                                                "Default: all cores.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
-    yes: Annotated[bool, _yes_option()] = False,
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
+    as_json: JsonOpt = False,
+    yes: YesOpt = False,
 ) -> None:
     """Skill gap: each non-random policy against random players, from every seat on the
     same seeds, with a paired 95% interval."""
@@ -519,16 +532,14 @@ def study(
                                                     "--quick).")] = None,
     games: Annotated[str | None, typer.Option("--games", help="Comma-separated games. "
                                               "Default: every game.")] = None,
-    seed: Annotated[int, seed_option()] = 1,
-    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
-                                                "Default: all cores.")] = None,
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
     out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Study folder. Default:"
                                                  " runs/study-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace the folder if it "
-                                                        "exists.")] = False,
+    force: ForceOpt = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdicts as "
                                                          "JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Every game at its default players and policies, to a target precision: one combined
     balance report (Markdown and HTML) with a verdict per game."""
@@ -591,26 +602,21 @@ def sweep(
                                                 "varied.")] = None,
     policy: Annotated[str | None, typer.Option("--policy", help="Policy on every seat when "
                                                "not varied.")] = None,
-    rule: Annotated[list[str] | None, typer.Option("--rule", help="Fixed rule option "
-                                                   "name=value.")] = None,
+    rule: FixedRuleOpt = None,
     content: Annotated[str | None, typer.Option("--content", help="Content when not "
                                                 "varied.")] = None,
     seed: Annotated[int, seed_option("Random seed, the same for every cell (0 .. "
                                       "2**64-1).")] = 1,
-    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
-                                                "Default: all cores.")] = None,
+    threads: ThreadsOpt = None,
     backend: Annotated[str, typer.Option("--backend", help="local or dask.")] = "local",
-    scheduler: Annotated[str | None, typer.Option("--scheduler", help="With --backend dask: "
-                                                  "a running scheduler's address.")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="With --backend dask: "
-                                                "local worker processes.")] = None,
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
     out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Sweep folder. Default:"
                                                  " runs/sweep-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace the folder if it "
-                                                        "exists.")] = False,
+    force: ForceOpt = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    yes: Annotated[bool, _yes_option()] = False,
+    quiet: QuietOpt = False,
+    yes: YesOpt = False,
 ) -> None:
     """A grid of runs: every metric per cell, charts, differences from the first cell."""
     from simcli.sweep import HEADLINE, run_sweep
@@ -643,22 +649,17 @@ def ladder(
     n: Annotated[int | None, typer.Option("-n", help="Deals per pairing (each played once "
                                           "per seat rotation) and self-play games per "
                                           "policy. Default: the game's default / 50.")] = None,
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Players. Default: "
-                                                "the game's default.")] = None,
-    rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule option "
-                                                   "name=value.")] = None,
-    content: Annotated[str | None, typer.Option("--content", help="Content name or "
-                                                "path.")] = None,
-    seed: Annotated[int, seed_option()] = 1,
-    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
-                                                "Default: all cores.")] = None,
+    players: PlayersOpt = None,
+    rule: RuleOpt = None,
+    content: ContentOpt = None,
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
     out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Ladder folder. "
                                                  "Default: runs/ladder-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace the folder if simcli "
-                                        "wrote it.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    yes: Annotated[bool, _yes_option()] = False,
+    force: ForceOpt = False,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+    yes: YesOpt = False,
 ) -> None:
     """Rate policies against each other (Elo, random = 0) and show the game's balance at
     each level of play."""
@@ -691,26 +692,21 @@ def ladder(
 @app.command()
 def value(
     game: Annotated[str, typer.Argument(help="Game whose options to value.")],
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Players. Default: "
-                                                "the game's default.")] = None,
+    players: PlayersOpt = None,
     policy: Annotated[str | None, typer.Option("--policy", help="Policy on every seat. "
                                                "Default: the game's default.")] = None,
     n: Annotated[int | None, typer.Option("-n", help="Playouts per run. Default: the "
                                           "game's own (sized for under 2 minutes).")] = None,
-    rule: Annotated[list[str] | None, typer.Option("--rule", help="Rule option "
-                                                   "name=value.")] = None,
-    content: Annotated[str | None, typer.Option("--content", help="Content name or "
-                                                "path.")] = None,
-    seed: Annotated[int, seed_option()] = 1,
-    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
-                                                "Default: all cores.")] = None,
+    rule: RuleOpt = None,
+    content: ContentOpt = None,
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
     out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Folder. Default: "
                                                  "runs/value-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace the folder if simcli "
-                                        "wrote it.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    yes: Annotated[bool, _yes_option()] = False,
+    force: ForceOpt = False,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+    yes: YesOpt = False,
 ) -> None:
     """What each card, ability and optional action is worth: the win rate lost by a player
     denied it on the same seeds, and the effect of removing it from the game."""
@@ -748,27 +744,23 @@ def tune(
     objective: Annotated[str, typer.Option("--objective", help="'balance' (highest balance "
                                            "index) or METRIC=TARGET (e.g. "
                                            "win_rate.seat1=0.25).")] = "balance",
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Players. Default: "
-                                                "the game's default.")] = None,
-    policy: Annotated[str | None, typer.Option("--policy", help="Policy on every seat.")] = None,
-    rule: Annotated[list[str] | None, typer.Option("--rule", help="Fixed rule option "
-                                                   "name=value.")] = None,
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
+    rule: FixedRuleOpt = None,
     content: Annotated[str | None, typer.Option("--content", help="Content to start from "
                                                 "(name or path).")] = None,
     n: Annotated[int | None, typer.Option("-n", help="Playouts per candidate in the first "
                                           "round (doubling each round).")] = None,
     budget: Annotated[int | None, typer.Option("--budget", help="Playouts the search may "
                                                "spend. Default: 200 x n.")] = None,
-    seed: Annotated[int, seed_option()] = 1,
-    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
-                                                "Default: all cores.")] = None,
+    seed: SeedOpt = 1,
+    threads: ThreadsOpt = None,
     out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Folder. Default: "
                                                  "runs/tune-GAME-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace the folder if simcli "
-                                        "wrote it.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    yes: Annotated[bool, _yes_option()] = False,
+    force: ForceOpt = False,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+    yes: YesOpt = False,
 ) -> None:
     """Search content numbers or rule options for the setting that best meets an
     objective (successive halving on common seeds, then a confirmation run)."""
@@ -798,16 +790,15 @@ def tune(
 def check(
     spec: Annotated[Path, typer.Argument(help="A TOML file of [[assert]] tables (see "
                                                "scripts/balance.example.toml).")],
-    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
-                                                "Default: all cores.")] = None,
+    threads: ThreadsOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdicts as "
                                                          "JSON.")] = False,
     markdown_out: Annotated[Path | None, typer.Option("--markdown", help="Also write a "
                                                       "Markdown summary to this file ('-' "
                                                       "for stdout), e.g. "
                                                       "$GITHUB_STEP_SUMMARY.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    yes: Annotated[bool, _yes_option()] = False,
+    quiet: QuietOpt = False,
+    yes: YesOpt = False,
 ) -> None:
     """CI balance gate: exit 0 if every assertion passes, 1 if any fails or is
     inconclusive, 2 for a bad spec."""
@@ -852,7 +843,7 @@ def compare(
     run_a: Annotated[Path, typer.Argument(help="A finished run folder (a).")],
     run_b: Annotated[Path, typer.Argument(help="A finished run folder of the same game and "
                                                 "content (b).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    as_json: JsonOpt = False,
     as_markdown: Annotated[bool, typer.Option("--markdown", help="Print a Markdown "
                                                                  "table.")] = False,
 ) -> None:
@@ -906,14 +897,12 @@ def odds(
     n: Annotated[int, typer.Option("-n", help="Battles to sample (without "
                                               "--exact).")] = 1_000_000,
     seed: Annotated[int, seed_option("Random seed for sampling (0 .. 2**64-1).")] = 1,
-    threads: Annotated[int | None, typer.Option("--threads", "-t",
-                                                help="Worker threads. Default: all "
-                                                     "cores.")] = None,
+    threads: ThreadsOpt = None,
     content: Annotated[str | None, typer.Option("--content",
                                                 help="Content file of the game. Default: "
                                                      "standard.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
-    yes: Annotated[bool, _yes_option()] = False,
+    as_json: JsonOpt = False,
+    yes: YesOpt = False,
 ) -> None:
     """Battle odds: the chance each side wins one battle."""
     from simcli.games.base import OddsRequest
