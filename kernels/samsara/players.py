@@ -16,8 +16,14 @@ picks them.
   reply averaged over its 21 rolls; the best of them.
 
 `forbid[seat, option]` (rules.OPTIONS) lists what a seat may not play: a player never
-chooses a turn whose `rules.option_of` is forbidden to it, unless every legal turn is
-(then the set cannot be honoured and is ignored for that turn; Moksha is never forbidden).
+chooses a turn that uses an option forbidden to it (`permitted`: its goal option,
+`rules.turn_option`, and, when lane-change is forbidden, whether its position can be
+reached without a lane change, `rules.lane_free`; a turn may use two options), unless
+every legal turn does (then the set cannot be honoured and is ignored for that turn; Moksha
+is never forbidden). A lane-change ban is applied by dropping the turns that need one from
+the listing (`restrict`) before the player values them; should that leave nothing, lane
+changes are allowed for the turn (a forced move, as the rules would play it) and the goal
+options are still honoured when they can be.
 """
 
 import numpy as np
@@ -80,6 +86,50 @@ def allowed(ban, key, mover, k):
 
 
 @njit(**NO_ALLOC)
+def permitted(st, ban, k, full):
+    """Whether turn k (a position or an action) of the seat to act uses no option `ban`
+    forbids: its goal option, and a lane change when lane-change is forbidden (full: the
+    roll plays both dice)."""
+    key = st.key[0]
+    mover = st.player[0]
+    if not allowed(ban, key, mover, k):
+        return False
+    return not ban[R.OPT_LANE_CHANGE] or R.lane_free(k, key, mover, st.dice[0], st.dice[1],
+                                                     full, st.step, st.pi, st.tgt)
+
+
+@njit(**NO_ALLOC)
+def restrict(st, ban, n, full):
+    """When `ban` forbids lane changes: keep in st.keys / st.vals[:n] (the listed turns of
+    the seat to act, full: both dice played) only the turns `ban` permits, in their order;
+    returns their number. Returns n, the listing untouched, when lane changes are not
+    forbidden or no listed turn is permitted (the ban is then ignored for this turn)."""
+    if not ban[R.OPT_LANE_CHANGE]:
+        return n
+    keys = st.keys
+    vals = st.vals
+    m = 0
+    for i in range(n):  # a kept turn is never overwritten: m <= i
+        if permitted(st, ban, keys[i], full):
+            keys[m] = keys[i]
+            vals[m] = vals[i]
+            m += 1
+    return m if m > 0 else n
+
+
+@njit(**NO_ALLOC)
+def option_against(ban, st, a):
+    """The option of action `a` of the seat to act as a filter holding forbid table `ban`
+    (that seat's) must see it: OPT_LANE_CHANGE when `ban` forbids lane changes and `a`
+    needs one (even if it enters a goal), else its goal option (rules.turn_option) or -1.
+    Lane changes are looked for only when forbidden (the filter only asks whether the
+    option is forbidden); kernels/search.py's filter reads this (search_hooks)."""
+    if ban[R.OPT_LANE_CHANGE] and R.needs_lane_change(st, a):
+        return np.int64(R.OPT_LANE_CHANGE)
+    return R.turn_option(st.key[0], st.player[0], a)
+
+
+@njit(**NO_ALLOC)
 def bans_any(ban):
     """Whether `ban` forbids any option."""
     banned = False
@@ -122,13 +172,14 @@ def random_turn(st, state, ban):
                           st.cand, np.int64(TRIES))
         if k < 0:
             break
-        if not banned or allowed(ban, key, mover, k):
+        if not banned or permitted(st, ban, k, True):
             return k
     n, full = R.list_turns(key, st.pos, n_m, mover, a, b, st.step, st.pi, st.weights[mover],
                            np.int64(0), st.keys, st.vals)
     if n == 0:
         return np.int64(R.MOKSHA)
     st.aggs.misc[Misc.FALLBACK] += 1
+    n = restrict(st, ban, n, full)
     i = pick_random(state, st.keys, n, ban, honoured(ban, st.keys, n, key, mover), key,
                     mover)
     return R.turn_action(st.keys[i], full)
@@ -156,6 +207,7 @@ def valued_turn(st, state, ban):
                            st.weights[seat], base, st.keys, st.vals)
     if n == 0:
         return np.int64(R.MOKSHA)
+    n = restrict(st, ban, n, full)
     banned = honoured(ban, st.keys, n, key, seat)
     if st.pol[seat] == GREEDY:
         i = pick_best(state, st.keys, st.vals, n, ban, banned, key, seat)

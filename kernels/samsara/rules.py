@@ -96,10 +96,16 @@ W_DECIDE = N_HOLLOW + 2
 N_W = N_HOLLOW + 4
 
 # Options a player can be forbidden (`players.choose(st, forbid)`): option_of(st, a)
-OPTIONS = ("own-goal", "opponent-goal")
+# reports ONE option per turn, in this order of precedence: opponent-goal, own-goal,
+# lane-change. A turn that enters a goal and needs a lane change reports its goal option;
+# the players (players.permitted) and the search (search_hooks.search_option) still check
+# every option such a turn uses against the forbid table.
+OPTIONS = ("own-goal", "opponent-goal", "lane-change")
 OPT_OWN_GOAL = 0  # a turn that enters the mover's own goal (and not the opponent's)
 OPT_OPPONENT_GOAL = 1  # a turn that enters the opponent's goal (opponent-goal rule)
-N_OPTIONS = 2
+OPT_LANE_CHANGE = 2  # a turn whose position no die sequence of the roll reaches without a
+#                      lane change (at the start of a die's move or at its end)
+N_OPTIONS = 3
 
 # Event kinds of the game log (kind 0 is the players' decisions, kernels.events)
 EV_GAME = 1  # a game starts: a = game (0, 1), b = start seat, c = start position key
@@ -526,8 +532,114 @@ def turn_option(key, mover, a):
 
 @njit(**NO_ALLOC)
 def option_of(st, a):
-    """The option (OPT_*) action `a` of the seat to act uses, or -1 (turn_option)."""
-    return turn_option(st.key[0], st.player[0], a)
+    """The option (OPT_*) action `a` of the seat to act uses, or -1: its goal option
+    (turn_option) if it enters a goal, else OPT_LANE_CHANGE if it needs a lane change
+    (needs_lane_change), else -1."""
+    o = turn_option(st.key[0], st.player[0], a)
+    if o >= 0 or a & MOKSHA:
+        return o
+    return OPT_LANE_CHANGE if needs_lane_change(st, a) else np.int64(-1)
+
+
+# --- lane changes: can a turn be played without one? --------------------------------------
+
+@njit(**NO_ALLOC, inline="always")
+def lane_move(key, origin, d, mover, step, pi, tgt):
+    """die_move without a lane change: the marble on `origin` counts d pips along its own
+    lane and lands on that lane's hollow, which must be empty (or enters a goal exactly).
+    Returns (new key or -1, landing hollow, owner of the goal scored or -1)."""
+    t = tgt[0, d, origin]
+    if t >= 0:
+        if (key >> t) & 1:
+            return np.int64(-1), -1, -1  # the landing would change lanes (or is illegal)
+        return (key & ~(np.int64(1) << origin)) | (np.int64(1) << t), t, -1
+    if t == -1:
+        return np.int64(-1), -1, -1
+    return goal_move(key, origin, origin, d, mover, step, pi)
+
+
+@njit(**NO_ALLOC)
+def lane_free_single(k, key, mover, d, step, pi, tgt):
+    """Whether one die of d pips, moved without a lane change, takes `key` to k."""
+    x = key & HOLLOWS
+    while x:
+        o = trailing_zeros(x)
+        x &= x - 1
+        if lane_move(key, o, d, mover, step, pi, tgt)[0] == k:
+            return True
+    return False
+
+
+@njit(**NO_ALLOC)
+def has_single(key, mover, d, step, pi):
+    """Whether some marble can legally move d pips (lane changes allowed)."""
+    x = key & HOLLOWS
+    while x:
+        o = trailing_zeros(x)
+        x &= x - 1
+        if move_one(key, o, o, d, mover, step, pi)[0] >= 0:
+            return True
+        p = PARTNER[o]
+        if (key >> p) & 1 and move_one(key, o, p, d, mover, step, pi)[0] >= 0:
+            return True
+    return False
+
+
+@njit(**NO_ALLOC)
+def lane_free(k, key, mover, a, b, full, step, pi, tgt):
+    """Whether a turn of `mover` with dice (a, b) from `key` can leave position k (bits
+    0-53 are read) by a die sequence that changes no lane: no die's move starts from the
+    partner hollow, none ends on the partner of an occupied hollow. full: the roll plays
+    both dice (list_turns' second result); else one die, as PI_SINGLE allows.
+
+    A lane-free sequence moves marble o1 to its lane's hollow t1, then marble o2 (any
+    other, or o1 again from t1) to its lane's next hollow; the position it leaves differs
+    from the first move's in o2 alone, so the second marble is found, not searched."""
+    k &= KEY_MASK
+    if not full:
+        hi = max(a, b)
+        lo = min(a, b)
+        if lane_free_single(k, key, mover, hi, step, pi, tgt):
+            return True
+        if lo == hi or (pi[PI_SINGLE] != 0 and has_single(key, mover, hi, step, pi)):
+            return False  # the lower die is not a legal turn
+        return lane_free_single(k, key, mover, lo, step, pi, tgt)
+    whole = pi[PI_WHOLE]
+    for order in range(1 if a == b else 2):
+        d1 = a if order == 0 else b
+        d2 = b if order == 0 else a
+        x = key & HOLLOWS
+        while x:
+            o1 = trailing_zeros(x)
+            x &= x - 1
+            k1, l1, own1 = lane_move(key, o1, d1, mover, step, pi, tgt)
+            if k1 < 0:
+                continue
+            if wins_now(key, k1, own1, pi[PI_WIN]):
+                if k1 == k:
+                    return True  # the game is decided: the turn ends at once
+                continue
+            rem = k1 & ~k & HOLLOWS
+            if rem == 0 or rem & (rem - 1):
+                continue
+            o2 = trailing_zeros(rem)
+            if whole and o2 == l1 and own1 < 0:
+                continue  # one marble's two dice are one move (below)
+            if lane_move(k1, o2, d2, mover, step, pi, tgt)[0] == k:
+                return True
+    if whole:
+        return lane_free_single(k, key, mover, a + b, step, pi, tgt)
+    return False
+
+
+@njit(**NO_ALLOC)
+def needs_lane_change(st, a):
+    """Whether action `a` (a legal turn) of the seat to act cannot be played with its
+    roll without a lane change (False for MOKSHA)."""
+    if a & MOKSHA:
+        return False
+    return not lane_free(a, st.key[0], st.player[0], st.dice[0], st.dice[1],
+                         not (a & ONE_DIE), st.step, st.pi, st.tgt)
 
 
 # --- the turns a roll allows: counted and drawn uniformly (random play) ------------------

@@ -115,6 +115,7 @@ def search_legal(ss, out):
         out[0] = R.MOKSHA
         return 1
     ban = ss.ban[seat]
+    n = P.restrict(st, ban, n, full)
     banned = P.honoured(ban, st.keys, n, key, seat)
     nc = P.top_turns(st.keys, st.vals, n, st.cand, min(k_max, st.cand.shape[0]), ban,
                      banned, key, seat)
@@ -176,8 +177,11 @@ def search_is_over(ss):
 
 @njit(**NO_ALLOC)
 def search_option(ss, action):
-    """The option an action uses (search hook `option_of`)."""
-    return R.option_of(ss.st, action)
+    """The option an action uses as the seat to act's forbid table sees it (search hook
+    `option_of`; players.option_against: a turn that enters a goal and needs a lane
+    change is filtered out when either option is forbidden)."""
+    st = ss.st
+    return P.option_against(ss.ban[st.player[0]], st, action)
 
 
 # --- the search's hooks for this game's state ---------------------------------------------
