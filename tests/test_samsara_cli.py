@@ -262,16 +262,16 @@ def test_run_chunk_honours_forbidden_options():
     enters it; the other seat is not restricted."""
     prep = GAME.prepare(GAME.load_content(STANDARD), 2, ("greedy", "greedy"),
                         GAME.resolve_rules(["opponent-goal=scores-for-owner"]))
-    assert GAME.options == ("own-goal", "opponent-goal")
+    assert GAME.options == ("own-goal", "opponent-goal", "lane-change")
     free = GAME.new_aggregates(prep)
     GAME.run_chunk(prep, 3, 0, 60, free, None)
     GAME.run_chunk(prep, 3, 0, 60, denied := GAME.new_aggregates(prep), None,
-                   forbid=np.array([[True, False], [False, False]]))
+                   forbid=np.array([[True, False, False], [False, False, False]]))
     assert free["goal_moves"][0, 0] > 0 and denied["goal_moves"][0, 0] == 0
     assert denied["goal_moves"][1, 1] > 0
     assert denied["wins"][1] > free["wins"][1]
     none = GAME.new_aggregates(prep)
-    GAME.run_chunk(prep, 3, 0, 60, none, None, forbid=np.zeros((2, 2), bool))
+    GAME.run_chunk(prep, 3, 0, 60, none, None, forbid=np.zeros((2, 3), bool))
     assert all((none[k] == free[k]).all() for k in free)
 
 

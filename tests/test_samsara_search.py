@@ -103,7 +103,7 @@ def test_forbidden_options_are_honoured():
             chosen += len(allowed) < len(legal)
         h.step()
     assert chosen > 0  # the ban mattered at some decision
-    forbid = np.zeros((2, 2), np.bool_)
+    forbid = np.zeros((2, R.N_OPTIONS), np.bool_)
     forbid[0, R.OPT_OWN_GOAL] = True
     aggs, _ = chunked([4], seats=("mcts:8", "greedy"), forbid=forbid)
     assert aggs["goal_moves"][0, 0] == 0  # seat 1 never scored for itself
@@ -129,7 +129,7 @@ def test_workspace_counts_simulated_moves():
     prep = prepared()
     aggs = zeros(TABLE, GAME.sizes(prep))
     moves = GAME.run_search_chunk(prep, 1, 0, 1, aggs, np.zeros((0, 13), np.int64), 0,
-                                  np.zeros((2, 2), np.bool_))
+                                  np.zeros((2, R.N_OPTIONS), np.bool_))
     turns = int(aggs["misc"][0])
     assert moves > turns  # 12 simulations of at least one move per searched decision
 

@@ -335,8 +335,9 @@ class Samsara(Game):
     )
     length_column = "game1_turns"  # a single game's length (game 1's in competition)
     # options a player can be denied (`simcli value`): turns entering its own goal, turns
-    # entering the opponent's goal (under opponent-goal=scores-for-owner); the kernel's
-    # forbid columns (rules.OPTIONS). Neither is a card: nothing to remove from the content.
+    # entering the opponent's goal (under opponent-goal=scores-for-owner), turns that no
+    # die sequence of the roll plays without a lane change (lane-change); the kernel's
+    # forbid columns (rules.OPTIONS). None is a card: nothing to remove from the content.
     options = R.OPTIONS
     value_n = 25_000  # 5 runs (base, 2 options x 2 seats) of greedy play: ~75 s on 2 cores
 
