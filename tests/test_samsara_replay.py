@@ -221,8 +221,10 @@ def test_moksha_and_plain_turns_are_never_forbidden():
     h = at(MOKSHA, (6, 6))
     h.forbid_option(0, "own-goal")
     h.forbid_option(0, "opponent-goal")
+    h.forbid_option(0, "lane-change")
     assert h.option_of(R.MOKSHA) is None and h.choose() == R.MOKSHA
-    h = at([(ROUND, 1), *FAR], (3, 5))
+    # no goal in reach, no landing on a taken hollow, no full double field
+    h = at([(ROUND, 1), (SQUARE, 9)], (3, 5))
     assert {h.option_of(a) for a in h.legal_actions()} == {None}
 
 

@@ -26,6 +26,10 @@ or different marble; a die move that brings a scoring marble to the centre ends 
 at once; under `same-marble=whole-move` one marble moved by both dice makes one move of
 their sum); otherwise one die (rule PI_SINGLE); a roll with no legal turn is Moksha.
 
+Options (OPTIONS, option_of): a turn may enter the mover's goal, the opponent's goal, or
+need a lane change (no die sequence of the roll leaves its position without one:
+lane_free); option_of names one, goals first.
+
 Competition (PI_MATCH): a playout is a match of two games, seat 0 starting the first and
 seat 1 the second; when the start player's track reaches the centre first on its own turn,
 the other player has one more turn (the turns are then even; a goal the other player

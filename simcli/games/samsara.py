@@ -339,7 +339,7 @@ class Samsara(Game):
     # die sequence of the roll plays without a lane change (lane-change); the kernel's
     # forbid columns (rules.OPTIONS). None is a card: nothing to remove from the content.
     options = R.OPTIONS
-    value_n = 25_000  # 5 runs (base, 2 options x 2 seats) of greedy play: ~75 s on 2 cores
+    value_n = 25_000  # 7 runs (base, 3 options x 2 seats) of greedy play: ~35 s on 2 cores
 
     def load_content(self, path: Path) -> Content:
         """Read and validate a board file."""
