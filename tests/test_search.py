@@ -1,13 +1,16 @@
 """kernels/search.py on toy games whose best moves are known: it finds them, never
 reads hidden information, honours forbidden options and is deterministic."""
 
+import subprocess
+import sys
 from collections import namedtuple
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from kernels import search
-from tests import toy_games as T
+from kernels import search_toys as T
 
 NO_FORBID = np.zeros((2, 0), np.bool_)
 
@@ -85,3 +88,24 @@ def test_register_hooks_names_missing_and_unknown_hooks():
     Other = namedtuple("Other", ["x"])
     with pytest.raises(TypeError, match=r"missing hooks \['apply'.*unknown hooks \['aply'\]"):
         search.register_hooks(Other, aply=None)
+
+
+def test_the_search_cache_index_loads_where_tests_cannot_be_imported(tmp_path):
+    """numba's cache index of mcts_choose records every state type it was compiled for,
+    the toy games' included: it must unpickle in a process that cannot import `tests`
+    (every `simcli` run), or a run with a search player fails."""
+    nim_choice(5, budget=20)
+    folder = Path(search.__file__).parent / "__pycache__"
+    indexes = sorted(folder.glob("search.mcts_choose-*.nbi"))
+    if not indexes:
+        pytest.skip("no numba cache index here (cache disabled)")
+    code = ("import pickle, sys\n"
+            "with open(sys.argv[1], 'rb') as f:\n"
+            "    pickle.load(f)\n"
+            "    stamp, overloads = pickle.loads(f.read())\n"
+            "print(len(overloads))\n")
+    for index in indexes:
+        r = subprocess.run([sys.executable, "-I", "-c", code, str(index)], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr.strip().splitlines()[-1]
+        assert int(r.stdout) >= 1

@@ -1,5 +1,9 @@
 """Two tiny games in the rules/players shape, to test kernels/search.py on positions whose
-best move is known.
+best move is known (tests/test_search.py).
+
+They live in the package, not in tests/, because numba's cache index of the search's
+functions records every state type they were compiled for: a type defined in tests/ would
+make that index unreadable in any process that cannot import `tests` (every `simcli` run).
 
 Nim (perfect information): one heap, take 1-3, whoever takes the last stone wins.
 High card (hidden information): each player is dealt one card of 0..9 from a shuffled
