@@ -20,6 +20,7 @@ The tree is a set of preallocated arrays (one node per simulation at most), the 
 state is allocated once per chunk: no allocation and no Python object in the loop.
 """
 
+import importlib
 import inspect
 from collections import namedtuple
 
@@ -326,3 +327,14 @@ def _in(acts, n, action):
         if acts[i] == action:
             return True
     return False
+
+
+# Every module that registers hooks is imported with the search, before anything compiles:
+# numba's cache index of a search function names every state type it was compiled for and
+# imports that type's module when it loads the index; a module registering its overloads
+# in the middle of a compile makes numba fail ("Cannot unify Function(clone) and ...").
+HOOK_MODULES = ("kernels.search_toys", "kernels.samsara.search_hooks",
+                "kernels.samurai_card_game.search_hooks", "kernels.samurai_katana.search_hooks",
+                "kernels.samurai_sword.search_hooks", "kernels.sixteen_samurai.search_hooks")
+for _module in HOOK_MODULES:
+    importlib.import_module(_module)

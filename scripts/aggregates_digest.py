@@ -129,9 +129,16 @@ def main() -> int:
     args = ap.parse_args()
     if args.compare:
         a, b = (json.loads(Path(f).read_text()) for f in args.compare)
+        settings = ("n", "seed", "search", "search_n")
+        if any(a.get(k) != b.get(k) for k in settings):
+            print("the two files were made with different settings: "
+                  + ", ".join(f"{k} {a.get(k)} vs {b.get(k)}" for k in settings))
+            return 2
         return compare(a["digests"], b["digests"])
     digests = run_all(args.n, args.seed, args.games, args.search, args.search_n)
-    json.dump({"n": args.n, "seed": args.seed, "digests": digests}, sys.stdout, indent=1)
+    json.dump({"n": args.n, "seed": args.seed, "search": args.search,
+               "search_n": args.search_n if args.search else None, "digests": digests},
+              sys.stdout, indent=1)
     print()
     return 0
 

@@ -155,6 +155,11 @@ def run_value(game_name: str, *, players: int | None, policy: str | None, n: int
     chosen = game.resolve_rules(rules)
     loaded = game.load_content(game.content_path(content))
     prep = game.prepare(loaded, players, seats, chosen)
+    options = [(o, name) for o, name in enumerate(game.options)
+               if game.option_in_game(loaded, o)]
+    if not options:
+        raise UserError(f"content '{loaded.name}' leaves out every option of {game.name}: "
+                        "nothing to value")
     n = n or game.value_n
     if n <= 0:
         raise UserError(f"-n must be positive, not {n}")
@@ -167,7 +172,7 @@ def run_value(game_name: str, *, players: int | None, policy: str | None, n: int
         t0 = time.perf_counter()
         base = won_matrix(game, prep, seed, n, threads, None, progress)
         restricted, removal = [], []
-        for o, name in enumerate(game.options):
+        for o, name in options:
             restricted += restricted_rows(game, prep, base, o, name, seed, n, threads,
                                           progress)
             removal += removal_rows(game, loaded, players, seats, chosen, base, o, name,
@@ -178,7 +183,10 @@ def run_value(game_name: str, *, players: int | None, policy: str | None, n: int
             "format": 1, "tool": "simcli", "kind": "value", "tool_version": __version__,
             "game": game.name, "game_title": game.title, "players": players,
             "seats": list(seats), "rules": chosen, "content": loaded.identity(),
-            "playouts_per_run": n, "options": list(game.options), "seed": seed,
+            "playouts_per_run": n, "options": [name for _, name in options],
+            "options_not_in_game": [x for x in game.options
+                                    if x not in {name for _, name in options}],
+            "seed": seed,
             "threads": threads, "seconds": round(time.perf_counter() - t0, 2),
             "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         }
@@ -260,7 +268,9 @@ METHODS = (
     "of reports.stats (Wilson intervals at the effective sample size combined with their "
     "correlation); each seat takes the restricted role in turn and 'overall' averages the "
     "seats per seed. p-values are normal tests of the paired differences, Holm-adjusted "
-    "across the options within each seat; verdicts at 5%. Removal: the option's card is "
-    "taken out of the content and the same seeds are played; seat changes are paired by "
-    "seed, the balance index change has a 95% interval from a paired Poisson bootstrap over "
+    "across the options within each seat; verdicts at 5%. Options the content leaves out "
+    "(no card of that kind) are not valued. Removal: the option's card is taken out of the "
+    "content and the same seeds are played (options that are not cards, such as an "
+    "ability or a move kind, have no removal rows); seat changes are paired by seed, the "
+    "balance index change has a 95% interval from a paired Poisson bootstrap over "
     "playouts.")

@@ -109,3 +109,19 @@ def test_the_search_cache_index_loads_where_tests_cannot_be_imported(tmp_path):
                            capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr.strip().splitlines()[-1]
         assert int(r.stdout) >= 1
+
+
+def test_every_module_registering_hooks_is_imported_with_the_search():
+    """A module that registers hooks but is imported only later can be imported by numba
+    in the middle of a compile (loading a cache index), which fails: every such module
+    must be in search.HOOK_MODULES, and importing the search imports them all."""
+    root = Path(search.__file__).parent
+    registering = {".".join(("kernels", *p.relative_to(root).with_suffix("").parts))
+                   for p in root.rglob("*.py")
+                   if "register_hooks(" in p.read_text(encoding="utf-8") and p.name != "search.py"}
+    assert registering == set(search.HOOK_MODULES)
+    code = ("import sys\nimport kernels.search as s\n"
+            "print(all(m in sys.modules for m in s.HOOK_MODULES))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120, cwd=root.parent)
+    assert r.stdout.strip() == "True", r.stderr

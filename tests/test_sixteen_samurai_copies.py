@@ -177,3 +177,38 @@ def test_every_unused_copy_is_discarded_before_the_final_battle(tmp_path):
         assert (unused > 2).all()  # more copies of each kind than one per clan
         for p in range(2):
             assert (st.hand[p, :st.hand_n[p]] >= 0).all() and st.deck_n[p] == 0
+
+
+def test_ronin_once_a_round_and_medicine_once_a_player_with_several_copies(tmp_path):
+    """Three Medicine and two Ronin per clan: once a Ronin is played no one is offered
+    another that round, and a seat that played Medicine is not offered it again that round
+    while it still holds a copy (a second copy would save nothing)."""
+    content = content_with(tmp_path, "limits",
+                           copies_text({"ronin": 2, "medicine": 3, "bushido": 0}))
+    prep = GAME.prepare(content, 3, ("random",) * 3, GAME.resolve_rules([]))
+    ronin, medicine = {}, {}  # (playout, round) -> plays; (playout, round, seat) -> plays
+    refused = {"ronin": 0, "medicine": 0}  # offers where a held copy was rightly withheld
+    for playout in range(12):
+        h = GAME.handle(prep, 4, playout)
+        st = h.st
+        while not h.is_over():
+            if h.phase() != "offer":
+                h.step()
+                continue
+            rnd, p = (playout, int(st.rnd[0])), int(st.actor[0])
+            hand = st.hand[p, :st.hand_n[p]]
+            legal = h.legal_actions()
+            if ronin.get(rnd) and -1 - Battle.RONIN in hand:
+                assert KR.PLAY_RONIN not in legal
+                refused["ronin"] += 1
+            if medicine.get((*rnd, p)) and -1 - Battle.MEDICINE in hand:
+                assert KR.PLAY_MEDICINE not in legal
+                refused["medicine"] += 1
+            a = h.choose()
+            if a == KR.PLAY_RONIN:
+                ronin[rnd] = ronin.get(rnd, 0) + 1
+            if a == KR.PLAY_MEDICINE:
+                medicine[(*rnd, p)] = medicine.get((*rnd, p), 0) + 1
+            h.apply(a)
+    assert max(ronin.values()) == 1 and max(medicine.values()) == 1
+    assert refused["ronin"] > 0 and refused["medicine"] > 0  # the limits were tested

@@ -135,3 +135,18 @@ def test_value_finds_a_planted_card_first(tmp_path):
     values = dict(zip(base["option"], base["value"], strict=True))
     assert plant["value"][0] > values["Uma"] + 0.1
     assert set(res.removal["option"].to_list()) == set(BATTLE_CARDS)
+
+
+def test_value_skips_the_cards_the_content_leaves_out(tmp_path):
+    """A content without Ninjutsu or Medicine: those two are not valued (no restricted or
+    removal rows, not in the Holm family) and the manifest names them."""
+    path = with_battle(tmp_path, "fewer", ninjutsu=0, medicine=0)
+    content = GAME.load_content(path)
+    assert [GAME.option_in_game(content, o) for o in range(len(GAME.options))] == [
+        False, True, True, True, False, True, True, True, True]
+    res = run_value("sixteen-samurai", content=str(path), out=tmp_path / "v", players=2,
+                    policy="greedy", n=60, seed=1, threads=1, rules=[], force=True)
+    valued = {"Uma", "Ronin", "Bushido", "Power", "Speed", "Armor", "Karma"}
+    assert set(res.restricted["option"].to_list()) == valued
+    assert set(res.removal["option"].to_list()) == {"Uma", "Ronin", "Bushido"}
+    assert res.manifest["options_not_in_game"] == ["Ninjutsu", "Medicine"]

@@ -346,6 +346,11 @@ class Game(ABC):
         value`), or None when the option is not a card that can be removed."""
         return None
 
+    def option_in_game(self, content: Content, option: int) -> bool:
+        """Whether option `option` can be used at all with this content (`simcli value`
+        skips an option whose cards the content leaves out)."""
+        return True
+
     @abstractmethod
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
         """The figures every game shares (seat wins, shared wins, completion, length)."""

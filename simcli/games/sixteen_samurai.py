@@ -430,6 +430,12 @@ class SixteenSamurai(Game):
         return replace(content, data=replace(roster, battle=tuple(battle)),
                        name=f"{content.name} without {BATTLE_CARDS[option]}")
 
+    def option_in_game(self, content: Content, option: int) -> bool:
+        """A battle card is in the game when the content gives each clan a copy; an ability
+        always is."""
+        roster: Roster = content.data
+        return option >= len(BATTLE_CARDS) or roster.battle[option] > 0
+
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0,
                forbid: np.ndarray | None = None):
         """Playout `playout` of the run keyed by `seed`, step by step (simcli replay)."""
