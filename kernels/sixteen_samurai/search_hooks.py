@@ -90,9 +90,10 @@ OPPONENT_MODEL = 1
 PEEK = 0  # tests only: 1 makes the search read the rivals' real cards (a deliberate leak)
 PHASES = 0b111111  # bit rules phase: the decisions the searcher searches (all by default)
 CFG_DRAFT_K, CFG_ME, CFG_MODEL, CFG_ROLLOUT, CFG_PEEK, CFG_PHASES = 0, 1, 2, 3, 4, 5
-CFG_METHOD, CFG_HORIZON = 6, 7
+CFG_METHOD, CFG_HORIZON, CFG_FB_HORIZON = 6, 7, 8
 METHOD = 1  # 1: search_play.lookahead_choose (paired samples at the root), 0: the tree
 HORIZON = 1  # lookahead_choose: round starts a sample plays through before fitted_value
+FB_HORIZON = 1  # the same from a Final Battle decision (0: play the game to its end)
 Z = 1.0  # lookahead_choose: paired standard errors by which a deviation must gain
 EVAL_QUALITY = 0.125
 EVAL_CARD = 0.25  # a battle card not yet played in the Clan Conflict: a quarter samurai
@@ -125,7 +126,8 @@ def wrap(st, ban: np.ndarray, draft_k: int) -> SearchState:
     width = st.deck.shape[1] + st.hand.shape[1] + 2
     prm = np.array([EVAL_SCALE / int(st.players[0]), EVAL_QUALITY, EVAL_CARD, MARGIN, Z],
                    np.float64)
-    cfg = np.array([draft_k, 0, OPPONENT_MODEL, 0, PEEK, PHASES, METHOD, HORIZON], np.int64)
+    cfg = np.array([draft_k, 0, OPPONENT_MODEL, 0, PEEK, PHASES, METHOD, HORIZON,
+                    FB_HORIZON], np.int64)
     w = np.array(EVAL_W[int(st.players[0])], np.float64)
     return SearchState(st, ban, cfg, prm, np.zeros((2, width), np.int64), w,
                        np.zeros((MAX_ACTIONS, 4), np.float64),

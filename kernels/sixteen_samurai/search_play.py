@@ -1,7 +1,8 @@
 """Sixteen Samurai's fast path with search players: the loop of `play.play_chunk`, where a
-seat whose budget is positive decides by `search.mcts_choose` (ISMCTS, search_hooks.py)
-and the others by `players.choose`. Compiled apart from `play_chunk`, so the ordinary fast
-path does not compile the search.
+seat whose budget is positive decides by `search_choose` (by default `lookahead_choose`,
+a flat information-set search with paired samples at the root; `search.mcts_choose`, the
+ISMCTS tree, with search_hooks.METHOD = 0) and the others by `players.choose`. Compiled
+apart from `play_chunk`, so the ordinary fast path does not compile the search.
 
 Each search decision draws from its own stream, keyed (`decision_lane`) by the run's seed,
 the playout, the searching player's stream lane (which travels with the player under
@@ -83,7 +84,7 @@ def _sample(root, ws, action, key, k, me, rollout, horizon):
     stop = st.turn[0] + horizon
     search.apply(sc, action)
     steps = 1
-    while st.phase[0] != R.OVER and st.turn[0] < stop and steps < 400:
+    while st.phase[0] != R.OVER and st.turn[0] < stop and steps < 2000:
         search.apply(sc, H.rollout_choice(sc, rollout))
         steps += 1
     ws.moves[0] += steps
@@ -92,11 +93,16 @@ def _sample(root, ws, action, key, k, me, rollout, horizon):
 
 @njit(**JIT)
 def lookahead_choose(root, ws, forbid, budget, rollout):
-    """Paired lookahead at the root: each candidate action is scored on the same K =
-    budget / actions (at least 4) determinizations with the same dice (common random
-    numbers), each played by the rollout policy to the start of the round after next
-    (cfg horizon) and scored by `fitted_value`; the rollout policy's own choice is played
-    unless another action's mean paired gain over it exceeds prm Z paired standard errors.
+    """Paired lookahead at the root (the default method, H.METHOD = 1): each candidate
+    action is scored on the same K = budget / actions (at least 4) determinizations with the
+    same dice (common random numbers: sample k is keyed by the decision's stream and k
+    alone), each played by the rollout policy until the cfg horizon's next round starts (a
+    Final Battle decision: cfg fb horizon; 0 plays to the end) and scored by
+    `H.fitted_value`; in the draft one sample (no chance before the first round). The
+    rollout policy's own choice is played unless another action's mean paired gain over it
+    exceeds prm[4] (Z) paired standard errors (the largest such margin wins). So the
+    comparison of two actions is a paired difference on the same deals and dice, not a
+    difference of two noisy means.
     The stream must be keyed for this decision."""
     st = root.st
     me = st.actor[0]
@@ -113,11 +119,17 @@ def lookahead_choose(root, ws, forbid, budget, rollout):
             ib = i
     key = next_u64(ws.stream[0])
     K = max(budget // n, 4)
-    acc = root.acc
+    if st.phase[0] == R.DRAFT:  # no chance before the first round: one sample is exact
+        K = 1
+    acc = ws.scratch.acc  # per action: sum of values, of paired gains, of their squares
     for i in range(n):
         for j in range(4):
             acc[i, j] = 0.0
     horizon = root.cfg[H.CFG_HORIZON]
+    if st.phase[0] == R.FB_DECLARE or st.phase[0] == R.FB_FIELD:
+        horizon = root.cfg[H.CFG_FB_HORIZON]
+        if horizon == 0:
+            horizon = 1 << 20
     for k in range(K):
         for i in range(n):
             acc[i, 3] = _sample(root, ws, acts[i], key, k, me, rollout, horizon)

@@ -74,22 +74,22 @@ POLICIES = {
     ),
 }
 
-SEARCH_DRAFT_K = 1  # mcts: draft picks considered, the strongest left (0: every pick)
-SEARCH_MAX_ROLLOUT = 6  # mcts: rollout actions before the evaluation (0: to the end)
+SEARCH_DRAFT_K = 0  # mcts: draft picks considered, the strongest left (0: every pick)
+SEARCH_MAX_ROLLOUT = 6  # mcts (tree method, SH.METHOD = 0): rollout actions before the evaluation
 
 SEARCH = SearchSpec(
-    name="mcts", budget=200, exploration=0.7, rollout="greedy", study_budget=0,
-    help="Information-set Monte Carlo tree search (ISMCTS): every simulation deals "
-         "afresh what the player cannot see (rivals' hands and draw piles, its own draw "
-         "pile's order, rivals' face-down samurai and cards of the round, all future dice "
-         "and shuffles) consistently with what it can see, descends the tree of its own "
-         "decisions by UCB1 (rivals play the rollout policy), plays "
-         f"{SEARCH_MAX_ROLLOUT} more actions by the rollout policy and scores the "
-         "position by each clan's army (Hall of Honor, a share of the samurai still held, "
-         "unplayed battle cards) through a softmax (a finished game: 1 a win); plays the "
-         "most visited action unless it beats the rollout policy's own choice by no more "
-         f"than {SH.MARGIN:g} in mean reward. In the draft it considers the "
-         f"{SEARCH_DRAFT_K} strongest samurai left.",
+    name="mcts", budget=400, exploration=0.7, rollout="greedy", study_budget=0,
+    help="Information-set search (ISMCTS family, flat at the root, paired samples): "
+         "every sample deals afresh what the player cannot see (rivals' hands and draw "
+         "piles, its own draw pile's order, rivals' face-down samurai and cards of the "
+         "round, all future dice and shuffles) consistently with what it can see; each "
+         "legal action is tried on the same samples with the same dice (common random "
+         "numbers, BUDGET / actions samples each), every seat then plays the rollout "
+         "policy to the start of the next round, where each clan's winning chance is "
+         "scored by an evaluation fitted on greedy games (Hall of Honor, samurai still "
+         "held, unplayed battle cards, the declarer); it plays the rollout policy's own "
+         f"choice unless another action gains more than {SH.Z:g} paired standard errors. "
+         "In the draft every pick is scored so, once (no chance before the first round).",
 )
 
 RULES = (
