@@ -28,7 +28,19 @@ a public Hall of Honor; only rivals' face-down samurai of the round are resample
 public fact is not used: a samurai a rival saved with Medicine is known to be in its hand
 until played; the deal may put it in the draw pile. The search knows less, never more.)
 
-Choices of the search:
+The decision (search_play.search_choose): by default (METHOD = 1) a paired lookahead at
+the root (search_play.lookahead_choose): every candidate action is tried on the same
+determinizations with the same dice (common random numbers), every seat then plays the
+rollout policy until the next round starts (HORIZON), and `fitted_value` scores the
+position; the rollout policy's own choice is kept unless another action's mean paired gain
+exceeds Z paired standard errors. `fitted_value` is a softmax over the clans of weights
+EVAL_W (per player count; Clan Conflict and Final Battle rows) times each clan's
+`features` (army and reserve counts and ratings, unplayed battle cards, the declarer),
+fitted by maximum likelihood (a conditional logit) on the positions at the start of every
+round of 30,000 greedy self-play games per player count (5% of decisions after the draft
+random). METHOD = 0 gives the ISMCTS tree of `kernels/search.py` described below.
+
+Choices of the tree search (METHOD = 0):
 - `draft_k > 0` restricts the draft picks the search considers to the draft_k strongest
   samurai left (the pool is kept strongest first, greedy's order); 0 considers every pick.
   Every other decision of the searcher considers every legal action.
