@@ -288,3 +288,17 @@ def test_fitted_value_prefers_the_stronger_clan_and_sums_to_one():
     st.hand[0, st.hand_n[0]] = extra
     st.hand_n[0] += 1
     assert SH.fitted_value(ss, 0) > v0
+
+
+def test_the_tree_method_still_plays_and_differs_from_the_lookahead():
+    """search_hooks.METHOD = 0 plays the ISMCTS tree of kernels/search.py: whole games,
+    other results than the default lookahead on the same seed."""
+    old = SH.METHOD
+    SH.METHOD = 0
+    try:
+        tree, _ = chunked([2])
+    finally:
+        SH.METHOD = old
+    lookahead, _ = chunked([2])
+    assert tree["wins"].sum() == 2
+    assert not all(np.array_equal(tree[k], lookahead[k]) for k in tree)
