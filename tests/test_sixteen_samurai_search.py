@@ -229,3 +229,76 @@ def test_workspace_counts_simulated_moves_and_bench_reports_them():
     res = bench_search(GAME, seconds=0.01, repeats=1)
     m = res["moves_per_s"]
     assert 0 < m["min"] <= m["median"] <= m["max"] and "mcts:100" in res["what"]
+
+
+def _greedy_choice(h):
+    """The greedy policy's choice for the seat to act of handle h (on a copy: the game's
+    streams are untouched)."""
+    other = clone(h)
+    other.st.pol[int(other.st.actor[0])] = KP.GREEDY
+    return other._call(Call.CHOOSE)
+
+
+@pytest.mark.parametrize("z", [None, 1e9])
+def test_the_lookahead_deviates_from_greedy_only_when_its_paired_samples_say_so(z):
+    """The search plays greedy's choice unless another action gains by more than Z paired
+    standard errors: with an impossible Z it deviates only where every paired sample gave
+    the same gain (no error: an uncontested round, a settled roll); with the default Z it
+    deviates where the samples vary too."""
+    old = SH.Z
+    if z is not None:
+        SH.Z = z
+    budget = 60
+    try:
+        h = GAME.handle(prepared((f"mcts:{budget}", "greedy")), 21, 0)
+        checked = spread = 0
+        while not h.is_over():
+            legal = h.legal_actions()
+            if h.current_player() == 0 and h.phase() != "draft" and len(legal) > 1:
+                a, g = h.choose(), _greedy_choice(h)
+                checked += 1
+                if a != g:
+                    k = max(budget // len(legal), 4)
+                    i = list(h.ws.acts[:len(legal)]).index(a)
+                    s1, s2 = h.ws.scratch.acc[i, 1], h.ws.scratch.acc[i, 2]
+                    assert s1 > 0
+                    spread += s2 / k - (s1 / k) ** 2 > 1e-12
+                h.apply(a)
+            else:
+                h.apply(h.choose() if h.current_player() == 0 else h._call(Call.CHOOSE))
+    finally:
+        SH.Z = old
+    assert checked > 10
+    if z is None:
+        assert spread > 0
+    else:
+        assert spread == 0
+
+
+def test_fitted_value_prefers_the_stronger_clan_and_sums_to_one():
+    """The evaluation's chances sum to 1 over the clans, and a clan given another samurai
+    in its Hall of Honor gains."""
+    h = _final_battle_handle(("mcts:8", "greedy"))
+    ss = SH.wrap(h.st, h.forbid, 0)
+    v0, v1 = SH.fitted_value(ss, 0), SH.fitted_value(ss, 1)
+    assert abs(v0 + v1 - 1.0) < 1e-9 and 0.0 < v0 < 1.0
+    st = h.st
+    extra = next(c for c in range(h.prep.ratings.shape[0])
+                 if c not in st.hand[0, :st.hand_n[0]] and c not in st.hand[1, :st.hand_n[1]])
+    st.hand[0, st.hand_n[0]] = extra
+    st.hand_n[0] += 1
+    assert SH.fitted_value(ss, 0) > v0
+
+
+def test_the_tree_method_still_plays_and_differs_from_the_lookahead():
+    """search_hooks.METHOD = 0 plays the ISMCTS tree of kernels/search.py: whole games,
+    other results than the default lookahead on the same seed."""
+    old = SH.METHOD
+    SH.METHOD = 0
+    try:
+        tree, _ = chunked([2])
+    finally:
+        SH.METHOD = old
+    lookahead, _ = chunked([2])
+    assert tree["wins"].sum() == 2
+    assert not all(np.array_equal(tree[k], lookahead[k]) for k in tree)

@@ -28,7 +28,19 @@ a public Hall of Honor; only rivals' face-down samurai of the round are resample
 public fact is not used: a samurai a rival saved with Medicine is known to be in its hand
 until played; the deal may put it in the draw pile. The search knows less, never more.)
 
-Choices of the search:
+The decision (search_play.search_choose): by default (METHOD = 1) a paired lookahead at
+the root (search_play.lookahead_choose): every candidate action is tried on the same
+determinizations with the same dice (common random numbers), every seat then plays the
+rollout policy until the next round starts (HORIZON), and `fitted_value` scores the
+position; the rollout policy's own choice is kept unless another action's mean paired gain
+exceeds Z paired standard errors. `fitted_value` is a softmax over the clans of weights
+EVAL_W (per player count; Clan Conflict and Final Battle rows) times each clan's
+`features` (army and reserve counts and ratings, unplayed battle cards, the declarer),
+fitted by maximum likelihood (a conditional logit) on the positions at the start of every
+round of 30,000 greedy self-play games per player count (5% of decisions after the draft
+random). METHOD = 0 gives the ISMCTS tree of `kernels/search.py` described below.
+
+Choices of the tree search (METHOD = 0):
 - `draft_k > 0` restricts the draft picks the search considers to the draft_k strongest
   samurai left (the pool is kept strongest first, greedy's order); 0 considers every pick.
   Every other decision of the searcher considers every legal action.
@@ -65,7 +77,8 @@ from kernels.sixteen_samurai import rules as R
 from kernels.sixteen_samurai.stats import Aggregates
 from kernels.stat_table import as_tuple, zeros
 
-SearchState = namedtuple("SearchState", ["st", "ban", "cfg", "prm", "buf"])
+SearchState = namedtuple("SearchState", ["st", "ban", "cfg", "prm", "buf", "w", "acc",
+                                         "fx"])
 """What the search sees: st (rules.State), ban (MAX_P, N_OPTIONS) bool the options each
 seat may never use, cfg (6,) int64 [draft picks considered (0: every pick), the searching
 seat, opponent model (1: rollout policy, 0: tree), rollout policy code, peek (tests only:
@@ -74,7 +87,10 @@ searches (bit rules phase; in the others it plays the rollout policy)], prm
 (4,) float64 [the evaluation's spread (army points per unit of log-odds), its quality
 weight, its points per unplayed battle card, the margin by which the search's choice must
 beat the rollout policy's own choice (search_play.search_choose)], buf (2, deck + hand +
-2) int64 scratch for dealing unseen cards."""
+2) int64 scratch for dealing unseen cards, w (2, N_FEAT) float64 the fitted evaluation's
+weights (row 0 Clan Conflict, 1 Final Battle) for this player count, acc (MAX_ACTIONS, 4)
+float64 and fx (MAX_P + 1, N_FEAT) float64 scratch of search_play.lookahead_choose and
+`fitted_value`."""
 
 # evaluate: a samurai is worth 1 + EVAL_QUALITY x (its best rating - 2.5) army points, and
 # EVAL_SCALE / players army points make one unit of log-odds. Measured on 20,000 greedy
@@ -85,10 +101,29 @@ OPPONENT_MODEL = 1
 PEEK = 0  # tests only: 1 makes the search read the rivals' real cards (a deliberate leak)
 PHASES = 0b111111  # bit rules phase: the decisions the searcher searches (all by default)
 CFG_DRAFT_K, CFG_ME, CFG_MODEL, CFG_ROLLOUT, CFG_PEEK, CFG_PHASES = 0, 1, 2, 3, 4, 5
+CFG_METHOD, CFG_HORIZON, CFG_FB_HORIZON = 6, 7, 8
+METHOD = 1  # 1: search_play.lookahead_choose (paired samples at the root), 0: the tree
+HORIZON = 1  # lookahead_choose: round starts a sample plays through before fitted_value
+FB_HORIZON = 1  # the same from a Final Battle decision (0: play the game to its end)
+Z = 1.0  # lookahead_choose: paired standard errors by which a deviation must gain
 EVAL_QUALITY = 0.125
 EVAL_CARD = 0.25  # a battle card not yet played in the Clan Conflict: a quarter samurai
 MARGIN = 0.03  # search_play.search_choose: 0 plays the most visited action
 DEAL_TRIES = 64  # determinize: redeals before a constrained deal is forced
+MAX_ACTIONS = 1024  # legal actions buffer (the largest draft pool, 16 x 4 samurai, fits)
+# fitted_value's weights per player count: row 0 Clan Conflict, row 1 Final Battle (features:
+# N_FEAT). Fitted on greedy self-play (see search_play.lookahead_choose's docstring).
+EVAL_W = {
+    2: ((-0.0541, 0.0512, 0.0236, -0.0487, 0.0566, 0.0111, 0.1543, 0.1398, 0.5317, 0.2328,
+         0.1739, 0.0171),
+        (-0.0155, 0.0475, 0.039, 0, 0, 0, 0, 0, 0, 0, 0, 0.2008)),
+    3: ((0.0722, 0.0621, 0.021, 0.0953, 0.0461, 0.014, 0.1545, 0.1225, 0.6511, 0.2234,
+         0.3468, 0.0085),
+        (0.0502, 0.071, 0.0459, 0, 0, 0, 0, 0, 0, 0, 0, 0.2852)),
+    4: ((0.0849, 0.0626, 0.0342, -0.031, 0.0506, 0.0154, 0.1073, 0.073, 0.7516, 0.2416,
+         0.2417, -0.002),
+        (0.0562, 0.0777, 0.0629, 0, 0, 0, 0, 0, 0, 0, 0, 0.3458)),
+}
 
 _MUTABLE_1D = ("lane", "phase", "actor", "auto", "turn", "avail", "avail_n", "pick",
                "owner", "pickno", "deck_n", "hand_n", "hall_n", "disc_n", "rnd", "frnd",
@@ -100,11 +135,14 @@ _MUTABLE_1D = ("lane", "phase", "actor", "auto", "turn", "avail", "avail_n", "pi
 def wrap(st, ban: np.ndarray, draft_k: int) -> SearchState:
     """The search's view of state `st` with forbidden options `ban` (seat, option)."""
     width = st.deck.shape[1] + st.hand.shape[1] + 2
-    prm = np.array([EVAL_SCALE / int(st.players[0]), EVAL_QUALITY, EVAL_CARD, MARGIN],
+    prm = np.array([EVAL_SCALE / int(st.players[0]), EVAL_QUALITY, EVAL_CARD, MARGIN, Z],
                    np.float64)
-    cfg = np.array([draft_k, 0, OPPONENT_MODEL, 0, PEEK, PHASES], np.int64)
-    return SearchState(st, ban, cfg, prm,
-                       np.zeros((2, width), np.int64))
+    cfg = np.array([draft_k, 0, OPPONENT_MODEL, 0, PEEK, PHASES, METHOD, HORIZON,
+                    FB_HORIZON], np.int64)
+    w = np.array(EVAL_W[int(st.players[0])], np.float64)
+    return SearchState(st, ban, cfg, prm, np.zeros((2, width), np.int64), w,
+                       np.zeros((MAX_ACTIONS, 4), np.float64),
+                       np.zeros((R.MAX_P + 1, N_FEAT), np.float64))
 
 
 def new_scratch(st, ban: np.ndarray, draft_k: int, table, sizes: dict) -> SearchState:
@@ -436,6 +474,80 @@ def search_evaluate(ss, out):
         total += out[q]
     for q in range(n):
         out[q] /= total
+
+
+# --- the fitted evaluation (search_play.lookahead_choose) ----------------------------------
+N_FEAT = 12
+"""Features of a clan (`features`): 0-2 its army (Clan Conflict: Hall of Honor; Final
+Battle: the samurai it fights with): count, summed best rating, summed ability total;
+3-5 the same for its reserve (Clan Conflict: samurai in hand, draw pile or on the table
+this round; 0 in the Final Battle); 6-10 its battle cards not yet played, one per card
+(0 in the Final Battle); 11 whether it declares (the round's declarer)."""
+
+
+@njit(**NO_ALLOC)
+def _add_samurai(st, c, out, base):
+    top = 0
+    for a in range(st.ratings.shape[1]):
+        top = max(top, st.ratings[c, a])
+    out[base] += 1.0
+    out[base + 1] += top
+    out[base + 2] += st.totals[c]
+
+
+@njit(**NO_ALLOC)
+def features(st, q, out):
+    """Clan q's features (N_FEAT) in position st (see N_FEAT); only public counts and
+    what a determinization holds."""
+    for i in range(N_FEAT):
+        out[i] = 0.0
+    ph = st.phase[0]
+    if ph == R.FB_DECLARE or ph == R.FB_FIELD or ph == R.OVER:
+        for i in range(st.hand_n[q]):
+            if st.hand[q, i] >= 0:
+                _add_samurai(st, st.hand[q, i], out, 0)
+        if ph == R.FB_FIELD and st.part[q] and q < st.actor[0]:
+            _add_samurai(st, st.field[q], out, 0)
+    else:
+        for i in range(st.hall_n[q]):
+            _add_samurai(st, st.hall[q, i], out, 0)
+        for i in range(st.hand_n[q]):
+            if st.hand[q, i] >= 0:
+                _add_samurai(st, st.hand[q, i], out, 3)
+        for i in range(st.deck_n[q]):
+            if st.deck[q, i] >= 0:
+                _add_samurai(st, st.deck[q, i], out, 3)
+        if st.part[q] and (ph == R.OFFER or (ph == R.FIELD and q < st.actor[0])):
+            _add_samurai(st, st.field[q], out, 3)
+        for b in range(R.N_BATTLE):
+            out[6 + b] = st.battle_in[b] and not st.played_g[q, b]
+    out[11] = st.declarer[0] == q
+
+
+@njit(**NO_ALLOC)
+def fitted_value(ss, player):
+    """`player`'s chance of winning position ss.st: 1 or 0 once the game is over, else a
+    softmax over the clans of the fitted weights ss.w times their `features`."""
+    st = ss.st
+    if st.phase[0] == R.OVER:
+        return 1.0 if st.champion[0] == player else 0.0
+    ph = st.phase[0]
+    row = 1 if ph == R.FB_DECLARE or ph == R.FB_FIELD else 0
+    n = st.players[0]
+    sc = ss.fx[R.MAX_P]
+    top = -1e300
+    for q in range(n):
+        f = ss.fx[q]
+        features(st, np.int64(q), f)
+        v = 0.0
+        for i in range(N_FEAT):
+            v += ss.w[row, i] * f[i]
+        sc[q] = v
+        top = max(top, v)
+    total = 0.0
+    for q in range(n):
+        total += np.exp(sc[q] - top)
+    return np.exp(sc[player] - top) / total
 
 
 @njit(**JIT)

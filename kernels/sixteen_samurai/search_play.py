@@ -1,7 +1,8 @@
 """Sixteen Samurai's fast path with search players: the loop of `play.play_chunk`, where a
-seat whose budget is positive decides by `search.mcts_choose` (ISMCTS, search_hooks.py)
-and the others by `players.choose`. Compiled apart from `play_chunk`, so the ordinary fast
-path does not compile the search.
+seat whose budget is positive decides by `search_choose` (by default `lookahead_choose`,
+a flat information-set search with paired samples at the root; `search.mcts_choose`, the
+ISMCTS tree, with search_hooks.METHOD = 0) and the others by `players.choose`. Compiled
+apart from `play_chunk`, so the ordinary fast path does not compile the search.
 
 Each search decision draws from its own stream, keyed (`decision_lane`) by the run's seed,
 the playout, the searching player's stream lane (which travels with the player under
@@ -14,13 +15,14 @@ from numba import njit
 
 from kernels import search
 from kernels.config import JIT
+from kernels.rng import next_u64, seed_lane
 from kernels.sixteen_samurai import players as P
 from kernels.sixteen_samurai import rules as R
 from kernels.sixteen_samurai import search_hooks as H
 from kernels.sixteen_samurai.play import game_row
 
 MCTS = 2  # policy code of a searching seat (after players.RANDOM, GREEDY)
-MAX_ACTIONS = 1024  # legal actions buffer (the largest draft pool, 16 x 4 samurai, fits)
+MAX_ACTIONS = H.MAX_ACTIONS  # legal actions buffer
 
 
 def new_workspace(st, forbid: np.ndarray, max_budget: int, draft_k: int, table,
@@ -51,6 +53,106 @@ def _mean(tree, action):
 
 
 @njit(**JIT)
+def _root_actions(st, ss, forbid, acts):
+    """The searcher's candidate actions at the root (legal, allowed; in the draft the
+    draft_k strongest samurai left): their number."""
+    p = st.actor[0]
+    n = R.legal_actions(st, acts)
+    k = ss.cfg[H.CFG_DRAFT_K]
+    if st.phase[0] == R.DRAFT and 0 < k < n:
+        return k
+    m = 0
+    for i in range(n):
+        o = R.option_of(st, acts[i])
+        if o < 0 or not forbid[p, o]:
+            acts[m] = acts[i]
+            m += 1
+    return m if m > 0 else n
+
+
+@njit(**JIT)
+def _sample(root, ws, action, key, k, me, rollout, horizon):
+    """Sample k of the root's determinizations (keyed by `key` and k only, so every root
+    action meets the same deal and dice): the searcher takes `action`, every seat then plays
+    the rollout policy until `horizon` more rounds have begun (or the game ends); returns
+    the searcher's fitted value there."""
+    sc = ws.scratch
+    seed_lane(ws.stream[0], key, np.int64(k), np.int64(0))
+    search.clone(sc, root)
+    search.determinize(sc, me, ws.stream[0])
+    st = sc.st
+    stop = st.turn[0] + horizon
+    search.apply(sc, action)
+    steps = 1
+    while st.phase[0] != R.OVER and st.turn[0] < stop and steps < 2000:
+        search.apply(sc, H.rollout_choice(sc, rollout))
+        steps += 1
+    ws.moves[0] += steps
+    return H.fitted_value(sc, me)
+
+
+@njit(**JIT)
+def lookahead_choose(root, ws, forbid, budget, rollout):
+    """Paired lookahead at the root (the default method, H.METHOD = 1): each candidate
+    action is scored on the same K = budget / actions (at least 4) determinizations with the
+    same dice (common random numbers: sample k is keyed by the decision's stream and k
+    alone), each played by the rollout policy until the cfg horizon's next round starts (a
+    Final Battle decision: cfg fb horizon; 0 plays to the end) and scored by
+    `H.fitted_value`; in the draft one sample (no chance before the first round). The
+    rollout policy's own choice is played unless another action's mean paired gain over it
+    exceeds prm[4] (Z) paired standard errors (the largest such margin wins). So the
+    comparison of two actions is a paired difference on the same deals and dice, not a
+    difference of two noisy means.
+    The stream must be keyed for this decision."""
+    st = root.st
+    me = st.actor[0]
+    acts = ws.acts
+    n = _root_actions(st, root, forbid, acts)
+    if n <= 1:
+        return acts[0]
+    search.clone(ws.scratch, root)
+    search.determinize(ws.scratch, me, ws.stream[0])
+    base = H.rollout_choice(ws.scratch, rollout)
+    ib = 0
+    for i in range(n):
+        if acts[i] == base:
+            ib = i
+    key = next_u64(ws.stream[0])
+    K = max(budget // n, 4)
+    if st.phase[0] == R.DRAFT:  # no chance before the first round: one sample is exact
+        K = 1
+    acc = ws.scratch.acc  # per action: sum of values, of paired gains, of their squares
+    for i in range(n):
+        for j in range(4):
+            acc[i, j] = 0.0
+    horizon = root.cfg[H.CFG_HORIZON]
+    if st.phase[0] == R.FB_DECLARE or st.phase[0] == R.FB_FIELD:
+        horizon = root.cfg[H.CFG_FB_HORIZON]
+        if horizon == 0:
+            horizon = 1 << 20
+    for k in range(K):
+        for i in range(n):
+            acc[i, 3] = _sample(root, ws, acts[i], key, k, me, rollout, horizon)
+        for i in range(n):
+            d = acc[i, 3] - acc[ib, 3]
+            acc[i, 0] += acc[i, 3]
+            acc[i, 1] += d
+            acc[i, 2] += d * d
+    best = ib
+    best_gain = 0.0
+    for i in range(n):
+        if i == ib:
+            continue
+        mean = acc[i, 1] / K
+        var = max(acc[i, 2] / K - mean * mean, 0.0) / max(K - 1, 1)
+        gain = mean - root.prm[4] * np.sqrt(var)
+        if mean > 0.0 and gain > best_gain:
+            best_gain = gain
+            best = i
+    return acts[best]
+
+
+@njit(**JIT)
 def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
                   max_rollout):
     """The search's action for the seat to act of root.st (budget: simulations), at the
@@ -60,7 +162,7 @@ def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
     search (root.cfg[CFG_PHASES]) it plays the rollout policy's choice."""
     st = root.st
     seat = st.actor[0]
-    for cfg in (root.cfg, ws.scratch.cfg):
+    for cfg in (root.cfg, ws.scratch.cfg):  # (the same arrays in the fast path)
         cfg[H.CFG_ME] = seat
         cfg[H.CFG_ROLLOUT] = rollout
     search.seed_search(ws, seed, playout, decision_lane(st, seat, decision))
@@ -68,6 +170,8 @@ def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
         search.clone(ws.scratch, root)
         search.determinize(ws.scratch, seat, ws.stream[0])
         return H.rollout_choice(ws.scratch, rollout)
+    if root.cfg[H.CFG_METHOD] == 1:
+        return lookahead_choose(root, ws, forbid, budget, rollout)
     a = search.mcts_choose(root, ws, forbid, budget, c, rollout, max_rollout)
     margin = root.prm[3]
     if margin <= 0.0 or ws.tree.used[0] <= 1:
@@ -89,7 +193,8 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
     policy st.pol), c (MAX_P,) float64 exploration, rollout (MAX_P,) int64 rollout policy
     codes; max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
     keep = rows.shape[0] > 0
-    root = H.SearchState(st, forbid, ws.scratch.cfg, ws.scratch.prm, ws.scratch.buf)
+    sc = ws.scratch
+    root = H.SearchState(st, forbid, sc.cfg, sc.prm, sc.buf, sc.w, sc.acc, sc.fx)
     for g in range(count):
         playout = first + g
         R.setup(st, seed, playout)
