@@ -302,3 +302,43 @@ def test_the_tree_method_still_plays_and_differs_from_the_lookahead():
     lookahead, _ = chunked([2])
     assert tree["wins"].sum() == 2
     assert not all(np.array_equal(tree[k], lookahead[k]) for k in tree)
+
+
+def test_a_determinization_keeps_what_copies_make_public(tmp_path):
+    """With several copies of each before-rolling card, a rival that played one in an
+    earlier round and puts another face down now: whatever card the determinization deals
+    face down, the earlier play stays recorded (played this game), and every rival's
+    `held` matches its dealt hand as the rules define it."""
+    text = CONTENT.path.read_text(encoding="utf-8")
+    for card in ("ninjutsu", "uma", "ronin"):
+        text = text.replace(f"\n{card} = 1 ", f"\n{card} = 3 ", 1)
+    path = tmp_path / "copies.toml"
+    path.write_text(text, encoding="utf-8")
+    prep = GAME.prepare(GAME.load_content(path), 3, ("mcts:4", "random", "random"),
+                        GAME.resolve_rules([]))
+    me = 2
+    checked = 0
+    for playout in range(8):
+        h = GAME.handle(prep, 3, playout)
+        st = h.st
+        before_round = None
+        while not h.is_over():
+            if h.phase() == "declare":
+                before_round = st.played_g.copy()
+            if h.phase() == "field" and st.actor[0] == me and before_round is not None:
+                earlier = [(q, int(st.before[q])) for q in range(me)
+                           if st.part[q] and st.before[q] >= 0 and before_round[q, st.before[q]]]
+                for _ in range(10 if earlier else 0):
+                    ws = h.ws
+                    SH.clone_state(ws.scratch, ws.scratch._replace(st=st))
+                    SH.determinize_state(ws.scratch, np.int64(me), ws.stream[0])
+                    s2 = ws.scratch.st
+                    for q, b in earlier:
+                        assert s2.played_g[q, b]
+                        checked += 1
+                    for q in (0, 1):  # the rivals (the searcher sits last)
+                        hand = s2.hand[q, :s2.hand_n[q]]
+                        for b in (KR.RONIN, KR.BUSHIDO, KR.MEDICINE):
+                            assert s2.held[q, b] == (-1 - b in hand)
+            h.step()
+    assert checked > 0

@@ -335,6 +335,12 @@ def _redeal_rival(st, q, u, stream):
             n += 1
             nb = 1
     _sort(u, n)
+    earlier = False  # with several copies: a copy of the face-down card played before
+    if nb == 1:
+        left = 0
+        for i in range(n):
+            left += u[i] == -1 - st.before[q]
+        earlier = left < st.battle_n[st.before[q]]
     h = st.hand_n[q] + (1 + nb if face_down else 0)  # the hand held when fielding began
     to_field = st.part[q] and ph in (R.DECLARE, R.FIELD) and q >= st.actor[0]
     if ph == R.DECLARE:
@@ -346,7 +352,7 @@ def _redeal_rival(st, q, u, stream):
             card = -1 - _pick_from_hand(u, h, False, R.NONE, stream)
             h -= 1
             st.played_r[q, old] = False
-            st.played_g[q, old] = False
+            st.played_g[q, old] = earlier
             st.played_r[q, card] = True
             st.played_g[q, card] = True
             st.held[q, card] = True
@@ -358,8 +364,9 @@ def _redeal_rival(st, q, u, stream):
         st.hand[q, i] = u[i]
     for i in range(h, h + st.deck_n[q]):
         st.deck[q, i - h] = u[i]
-    for b in range(R.N_BATTLE):
-        if not st.played_r[q, b]:
+    for b in range(R.N_BATTLE):  # the rules' held: in hand at the round's start, and for
+        # an after-rolling card played this round, another copy still in hand
+        if not st.played_r[q, b] or b >= R.RONIN:
             st.held[q, b] = R.find(st.hand, st.hand_n, q, np.int64(-1 - b)) >= 0
 
 
