@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from kernels.config import JIT
+from kernels.config import JIT, NO_ALLOC
 from kernels.rng import below, new_states, next_u64, seed_lane, seed_lanes
 
 # --- hooks: each game overloads these for its state type (kernels/<game>/search_hooks.py)
@@ -169,6 +169,20 @@ def reseed(rng_rows, stream):
     """Key every chance stream of a determinization afresh from the search's stream, so a
     simulation never replays the real game's future dice and draws."""
     seed_lanes(rng_rows, next_u64(stream), np.int64(0))
+
+
+@njit(**NO_ALLOC)
+def sort_head(a, n):
+    """Sort a[:n] in place (insertion sort: a few dozen cards at most). Determinizations
+    sort the pooled hidden cards before shuffling them, so a deal depends only on what the
+    searcher sees and the stream."""
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
 
 
 @njit(**JIT)

@@ -155,18 +155,6 @@ def clone_state(dst, src):
 
 
 @njit(**NO_ALLOC)
-def sort_head(a, n):
-    """Sort a[:n] in place (insertion sort: n is at most a few dozen)."""
-    for i in range(1, n):
-        x = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > x:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = x
-
-
-@njit(**NO_ALLOC)
 def determinize_state(ss, me, stream):
     """Resample what seat `me` cannot see (module docstring), from `stream`; reseed every
     chance stream."""
@@ -177,14 +165,14 @@ def determinize_state(ss, me, stream):
         hn = sp.hand_n
         dn = sp.deck_n
         if q == me:
-            sort_head(st.decks[q], dn)
+            search.sort_head(st.decks[q], dn)
             shuffle(stream, st.decks[q], dn)
             continue
         for i in range(hn):
             pool[i] = st.hands[q, i]
         for i in range(dn):
             pool[hn + i] = st.decks[q, i]
-        sort_head(pool, hn + dn)
+        search.sort_head(pool, hn + dn)
         shuffle(stream, pool, hn + dn)
         for i in range(hn):
             st.hands[q, i] = pool[i]
@@ -194,7 +182,7 @@ def determinize_state(ss, me, stream):
     n = st.vdeck.shape[0] - below
     if n > 1:
         tail = st.vdeck[below:]
-        sort_head(tail, n)
+        search.sort_head(tail, n)
         shuffle(stream, tail, n)
     search.reseed(st.rng, stream)
 

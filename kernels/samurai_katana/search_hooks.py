@@ -164,18 +164,6 @@ def clone_state(dst, src):
 
 
 @njit(**NO_ALLOC)
-def _sort(a, n):
-    """Insertion sort of a[:n] (a few dozen cards)."""
-    for i in range(1, n):
-        x = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > x:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = x
-
-
-@njit(**NO_ALLOC)
 def hidden_attack(st, player):
     """The attacker whose face-down cards `player` must not see (-1: none): during the
     defender's choice of cards, when `player` is not the attacker."""
@@ -205,7 +193,7 @@ def determinize_state(ss, player, stream):
     for i in range(deck):
         pool[m] = st.piles[0, i]
         m += 1
-    _sort(pool, m)
+    search.sort_head(pool, m)
     shuffle(stream, pool, m)
     a = hidden_attack(st, player)
     ka = st.bt[R.BT_KA] if a >= 0 else -1

@@ -218,18 +218,6 @@ def clone_state(dst, src):
 
 # --- determinization ----------------------------------------------------------------------
 @njit(**NO_ALLOC)
-def _sort(a, n):
-    """Insertion sort of a[:n] (a few dozen cards at most)."""
-    for i in range(1, n):
-        v = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > v:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = v
-
-
-@njit(**NO_ALLOC)
 def _count_samurai(a, lo, hi):
     c = 0
     for i in range(lo, hi):
@@ -334,7 +322,7 @@ def _redeal_rival(st, q, u, stream):
             u[n] = -1 - st.before[q]
             n += 1
             nb = 1
-    _sort(u, n)
+    search.sort_head(u, n)
     earlier = False  # with several copies: a copy of the face-down card played before
     if nb == 1:
         left = 0
@@ -383,7 +371,7 @@ def determinize_state(ss, player, stream):
                 n = st.deck_n[q]
                 for i in range(n):
                     u[i] = st.deck[q, i]
-                _sort(u, n)
+                search.sort_head(u, n)
                 shuffle(stream, u, n)
                 for i in range(n):
                     st.deck[q, i] = u[i]
