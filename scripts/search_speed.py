@@ -83,7 +83,11 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=100)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
-    names = args.games or [n for n, g in GAMES.items() if g.search is not None]
+    searching = [n for n, g in GAMES.items() if g.search is not None]
+    unknown = [n for n in args.games if n not in searching]
+    if unknown:
+        ap.error(f"no search player for {', '.join(unknown)}; choose from {', '.join(searching)}")
+    names = args.games or searching
     for name in names:
         print(measure(name, args.budget, args.repeats), flush=True)
 
