@@ -7,6 +7,7 @@ chunk size or completion order.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -228,3 +229,19 @@ def run_chunks(
     pool.shutdown(wait=True)
     progress.stop()
     return time.perf_counter() - start
+
+
+def play_all(game, prep, seed: int, n: int, threads: int,
+             progress: Progress | None = None) -> Aggregates:
+    """The merged aggregates of playouts 0 .. n-1 of prepared setup `prep` of `game`
+    (chunks of at most the game's chunk size, about four per thread)."""
+    total = game.new_aggregates(prep)
+
+    def work(chunk: Chunk) -> Aggregates:
+        aggs = game.new_aggregates(prep)
+        game.run_chunk(prep, seed, chunk.first, chunk.count, aggs, None)
+        return aggs
+
+    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
+    run_chunks(plan(n, size), work, lambda _c, part: merge(total, part), threads, progress)
+    return total

@@ -77,16 +77,7 @@ def self_play(game: Game, content, rules: dict, players: int, policy: str, n: in
               seed: int, threads: int, progress: engine.Progress | None) -> Fairness:
     """Seat fairness when every seat plays `policy`."""
     prep = game.prepare(content, players, (policy,) * players, rules)
-    total = game.new_aggregates(prep)
-
-    def work(chunk: engine.Chunk):
-        aggs = game.new_aggregates(prep)
-        game.run_chunk(prep, seed, chunk.first, chunk.count, aggs, None)
-        return aggs
-
-    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
-    engine.run_chunks(engine.plan(n, size), work, lambda _c, part: engine.merge(total, part),
-                      threads, progress)
+    total = engine.play_all(game, prep, seed, n, threads, progress)
     core = game.core_stats(total, players)
     return seat_fairness(core.seat_wins, core.games, game.team_game)
 

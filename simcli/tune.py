@@ -200,16 +200,7 @@ def _evaluate(game: Game, cand: Candidate, folder: Path, players: int, seats: tu
     path.write_text(cand.text, encoding="utf-8")
     content = game.load_content(path)
     prep = game.prepare(content, players, seats, cand.rules)
-    total = game.new_aggregates(prep)
-
-    def work(chunk: engine.Chunk):
-        aggs = game.new_aggregates(prep)
-        game.run_chunk(prep, seed, chunk.first, chunk.count, aggs, None)
-        return aggs
-
-    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
-    engine.run_chunks(engine.plan(n, size), work, lambda _c, p: engine.merge(total, p),
-                      threads, progress)
+    total = engine.play_all(game, prep, seed, n, threads, progress)
     return metrics_of(game, total, players)
 
 
