@@ -9,16 +9,10 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
-from simcli.cli import app, expand_multi_values
+from simcli.cli import expand_multi_values
 from simcli.games.sixteen_samurai import SixteenSamurai
-
-runner = CliRunner()
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
+from tests.cli import invoke, one_line_error
 
 
 def test_games_lists_everything():
@@ -183,15 +177,6 @@ def test_rule_options_and_content_are_recorded(tmp_path):
     m = json.loads((out / "manifest.json").read_text())
     assert m["rules"]["draft"] == "snake" and m["rules"]["lone-clan"] == "end"
     assert set(m["rules"]) == {r.name for r in SixteenSamurai().rules}  # every option
-
-
-def one_line_error(r):
-    assert r.exit_code == 2, (r.exit_code, r.output)
-    text = r.stderr.strip()
-    assert "Traceback" not in r.output and "Traceback" not in text
-    assert len(text.splitlines()) == 1, text
-    assert text.startswith("simcli: error:")
-    return text
 
 
 @pytest.mark.parametrize(("args", "needle"), [

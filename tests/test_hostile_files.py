@@ -12,26 +12,11 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
-from simcli.cli import app
+from tests.cli import invoke, one_line_error
 
-runner = CliRunner()
 ROOT = Path(__file__).parents[1]
 ROSTER = ROOT / "simcli/games/content/sixteen-samurai/standard.toml"
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(r):
-    assert r.exit_code == 2, (r.exit_code, r.output)
-    text = r.stderr.strip()
-    assert "Traceback" not in r.output
-    assert len(text.splitlines()) == 1, text
-    assert text.startswith("simcli: error:")
-    return text
 
 
 @pytest.fixture(scope="module")

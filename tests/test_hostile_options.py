@@ -5,26 +5,9 @@ import json
 import time
 
 import pytest
-from typer.testing import CliRunner
 
 from simcli import engine
-from simcli.cli import app
-
-runner = CliRunner()
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(r):
-    assert r.exit_code == 2, (r.exit_code, r.output)
-    text = r.stderr.strip()
-    assert "Traceback" not in r.output
-    assert len(text.splitlines()) == 1, text
-    assert text.startswith("simcli: error:")
-    return text
-
+from tests.cli import invoke, one_line_error
 
 BAD_SEEDS = [-1, 2**64, 99999999999999999999999]
 

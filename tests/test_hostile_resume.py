@@ -10,31 +10,16 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from simcli import engine
-from simcli.cli import app
 from simcli.errors import Interrupted
 from simcli.games.sixteen_samurai import SixteenSamurai
 from simcli.run import RunConfig, run_game
+from tests.cli import invoke, one_line_error
 
-runner = CliRunner()
 ROOT = Path(__file__).parents[1]
 ROSTER = ROOT / "simcli/games/content/sixteen-samurai/standard.toml"
 RULES = {r.name: r.default for r in SixteenSamurai().rules}  # every option at its default
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def one_line_error(r):
-    assert r.exit_code == 2, (r.exit_code, r.output)
-    text = r.stderr.strip()
-    assert "Traceback" not in r.output
-    assert len(text.splitlines()) == 1, text
-    assert text.startswith("simcli: error:")
-    return text
 
 
 class StopAfter(engine.Progress):

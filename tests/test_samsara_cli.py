@@ -6,21 +6,15 @@ import json
 import numpy as np
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
-from simcli.cli import app
 from simcli.errors import UserError
 from simcli.games.samsara import RULES, Samsara
 from simcli.run import RunConfig, play
 from simcli.skill import skill_gap
+from tests.cli import invoke
 
-runner = CliRunner()
 GAME = Samsara()
 STANDARD = GAME.content_path(None)
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def test_games_lists_samsara_with_every_rule_option():

@@ -10,17 +10,16 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
 from kernels.samurai_card_game import play as KPL
 from kernels.samurai_card_game import players as KP
 from kernels.samurai_card_game import rules as K
 from kernels.samurai_card_game.stats import N_END, End, KindStat, Misc, Outcome
 from simcli import engine
-from simcli.cli import app
 from simcli.errors import UserError
 from simcli.games.samurai_card_game import SamuraiCardGame, new_state, no_forbidden
 from tests import naive_card_game as N
+from tests.cli import invoke
 from tests.test_samurai_card_game_rules import CONTENT, GAME, KBoard
 
 
@@ -282,12 +281,6 @@ def test_greedy_beats_random():
 
 
 # --- command line and content -------------------------------------------------------------
-
-runner = CliRunner()
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def test_games_lists_the_game_and_its_options():

@@ -5,19 +5,13 @@ import json
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
 from kernels import katana_combat as KC
-from simcli.cli import app
 from simcli.games.samurai_katana import SamuraiKatana, exact_odds
+from tests.cli import invoke
 
-runner = CliRunner()
 GAME = SamuraiKatana()
 DECK = GAME.load_content(GAME.content_path(None)).data.deck
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def test_odds_one_battle_monte_carlo_within_its_interval():

@@ -6,21 +6,19 @@ import json
 import numpy as np
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
 from kernels.samurai_sword import play as KP
 from kernels.samurai_sword import rules as K
 from kernels.samurai_sword.stats import End, Misc, Ratio, Square, Team, TeamCount
-from simcli.cli import app
 from simcli.errors import UserError
 from simcli.games.samurai_sword import ROLES, SamuraiSword
 from simcli.run import RunConfig, play
+from tests.cli import invoke
 
 GAME = SamuraiSword()
 CONTENT = GAME.load_content(GAME.content_path(None))
 C = CONTENT.data
 DEFAULT_RULES = GAME.resolve_rules([])
-runner = CliRunner()
 
 
 def prepared(P, seats, rules=()):
@@ -393,9 +391,6 @@ def test_malformed_toml_and_missing_setup(tmp_path):
 
 
 # --- command line -------------------------------------------------------------------------
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def test_cli_run_json_report_and_saved_games(tmp_path):

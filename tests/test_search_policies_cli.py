@@ -2,13 +2,7 @@
 
 import json
 
-from typer.testing import CliRunner
-
-from simcli.cli import app
-
-
-def invoke(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
+from tests.cli import invoke
 
 
 def test_sweep_varies_a_search_policy(tmp_path):

@@ -1,0 +1,21 @@
+"""What the CLI tests share: running `simcli` in-process and checking a usage error."""
+
+from typer.testing import CliRunner
+
+from simcli.cli import app
+
+
+def invoke(*args):
+    """Run `simcli ARGS...` in-process (arguments turned to strings); the click Result."""
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def one_line_error(r) -> str:
+    """The error line of a run that must fail as bad input: exit 2, one line on stderr
+    starting `simcli: error:`, no traceback."""
+    assert r.exit_code == 2, (r.exit_code, r.output)
+    text = r.stderr.strip()
+    assert "Traceback" not in r.output and "Traceback" not in text
+    assert len(text.splitlines()) == 1, text
+    assert text.startswith("simcli: error:")
+    return text
