@@ -4,6 +4,7 @@ import pytest
 
 from simcli.errors import UserError
 from simcli.games.sixteen_samurai import SixteenSamurai
+from tests.content_edits import content_error, edited
 
 GAME = SixteenSamurai()
 STANDARD = GAME.content_path(None)
@@ -21,51 +22,38 @@ def test_standard_roster_matches_the_rulebook():
     assert (r.faces, r.uma_value, r.clan_size, r.hand_size) == (8, 7, 16, 5)
 
 
-def edited(tmp_path, old, new):
-    text = STANDARD.read_text()
-    assert old in text
-    path = tmp_path / "roster.toml"
-    path.write_text(text.replace(old, new, 1))
-    return path
-
-
-def error_of(path):
-    with pytest.raises(UserError) as exc:
-        GAME.load_content(path)
-    return str(exc.value)
-
-
 def test_bad_rating_names_line_and_field(tmp_path):
-    path = edited(tmp_path, '"Oku the Plain", power = 1', '"Oku the Plain", power = 5')
-    msg = error_of(path)
+    path = edited(GAME, tmp_path, '"Oku the Plain", power = 1', '"Oku the Plain", power = 5')
+    msg = content_error(GAME, path)
     line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "Oku the Plain" in t)
     assert f"line {line}" in msg and "'roster.samurai[3].power'" in msg
     assert "Oku the Plain" in msg
 
 
 def test_wrong_total_is_reported(tmp_path):
-    msg = error_of(edited(tmp_path, "karma = 2, total = 6, assumed = false",
-                          "karma = 2, total = 7, assumed = false"))
+    msg = content_error(GAME, edited(GAME, tmp_path, "karma = 2, total = 6, assumed = false",
+                                     "karma = 2, total = 7, assumed = false"))
     assert "'roster.samurai[0].total'" in msg and "Fobus Dustwalker" in msg
 
 
 def test_malformed_toml_names_the_line(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text('[content]\nname = "x"\n[dice\nfaces = 8\n')
-    msg = error_of(path)
+    msg = content_error(GAME, path)
     assert "malformed TOML" in msg and "line 3" in msg
 
 
 def test_duplicate_and_missing_fields(tmp_path):
-    assert "twice" in error_of(edited(tmp_path, '"Irie the Spectator"', '"Fobus Dustwalker"'))
-    assert "'dice.faces'" in error_of(edited(tmp_path, "faces = 8", "faces = 1"))
+    path = edited(GAME, tmp_path, '"Irie the Spectator"', '"Fobus Dustwalker"')
+    assert "twice" in content_error(GAME, path)
+    assert "'dice.faces'" in content_error(GAME, edited(GAME, tmp_path, "faces = 8", "faces = 1"))
     path = tmp_path / "empty.toml"
     path.write_text("[content]\nname='x'\n[dice]\nfaces=8\numa_value=7\n[clan]\nsize=16\nhand=5\n")
-    assert "required field `roster`" in error_of(path)
+    assert "required field `roster`" in content_error(GAME, path)
 
 
 def test_unreadable_and_unknown_content(tmp_path):
-    assert "cannot read" in error_of(tmp_path)  # a folder, not a file
+    assert "cannot read" in content_error(GAME, tmp_path)  # a folder, not a file
     with pytest.raises(UserError, match="neither a shipped content"):
         GAME.content_path(str(tmp_path / "nope.toml"))
 

@@ -7,11 +7,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simcli.errors import UserError
 from simcli.games.samsara import RULES, Samsara
 from simcli.run import RunConfig, play
 from simcli.skill import skill_gap
 from tests.cli import invoke
+from tests.content_edits import content_error, edited, line_of
 
 GAME = Samsara()
 STANDARD = GAME.content_path(None)
@@ -153,44 +153,27 @@ def test_save_games_rows_match_the_aggregates(tmp_path):
     assert games["game1_turns"].min() > 0
 
 
-def edited(tmp_path, old, new):
-    text = STANDARD.read_text()
-    assert old in text
-    path = tmp_path / "board.toml"
-    path.write_text(text.replace(old, new, 1))
-    return path
-
-
-def error_of(path):
-    with pytest.raises(UserError) as exc:
-        GAME.load_content(path)
-    return str(exc.value)
-
-
-def line_of(path, needle):
-    return next(i for i, t in enumerate(path.read_text().splitlines(), 1) if needle in t)
-
-
 def test_bad_content_names_file_line_and_field(tmp_path):
-    path = edited(tmp_path, "goals_to_win = 6", "goals_to_win = 9")
-    msg = error_of(path)
+    path = edited(GAME, tmp_path, "goals_to_win = 6", "goals_to_win = 9")
+    msg = content_error(GAME, path)
     assert str(path) in msg and f"line {line_of(path, 'goals_to_win')}" in msg
     assert "'scoring.goals_to_win'" in msg
-    msg = error_of(edited(tmp_path, "start_cells = [1, 2, 3, 4, 5, 6]",
-                          "start_cells = [1, 2, 2]"))
+    msg = content_error(GAME, edited(GAME, tmp_path, "start_cells = [1, 2, 3, 4, 5, 6]",
+                                     "start_cells = [1, 2, 2]"))
     assert "twice" in msg and "start_cells" in msg
-    msg = error_of(edited(tmp_path, "start_cells = [1, 2, 3, 4, 5, 6]",
-                          "start_cells = [1, 2, 13]"))
+    msg = content_error(GAME, edited(GAME, tmp_path, "start_cells = [1, 2, 3, 4, 5, 6]",
+                                     "start_cells = [1, 2, 13]"))
     assert "'board.start_cells[2]'" in msg and "<= 12" in msg
-    msg = error_of(edited(tmp_path, "double_fields = 24", "double_fields = 20"))
+    msg = content_error(GAME, edited(GAME, tmp_path, "double_fields = 24", "double_fields = 20"))
     assert "'board.double_fields'" in msg
-    msg = error_of(edited(tmp_path, "moksha_points = 4", "moksha_points = 4\nbonus = 1"))
+    path = edited(GAME, tmp_path, "moksha_points = 4", "moksha_points = 4\nbonus = 1")
+    msg = content_error(GAME, path)
     assert "'scoring.bonus'" in msg and "unknown field" in msg
-    msg = error_of(edited(tmp_path, 'game = "samsara"', 'game = "chess"'))
+    msg = content_error(GAME, edited(GAME, tmp_path, 'game = "samsara"', 'game = "chess"'))
     assert "not samsara" in msg
     bad = tmp_path / "bad.toml"
     bad.write_text("[board\n")
-    assert "line 1" in error_of(bad)
+    assert "line 1" in content_error(GAME, bad)
 
 
 @pytest.mark.parametrize(("old", "new", "field"), [
@@ -212,8 +195,8 @@ def test_bad_content_names_file_line_and_field(tmp_path):
     ("[scoring]", "[bonus]\nx = 1\n\n[scoring]", "bonus"),  # unknown table
 ])
 def test_each_bad_value_is_a_one_line_error_naming_its_line(tmp_path, old, new, field):
-    path = edited(tmp_path, old, new)
-    msg = error_of(path)
+    path = edited(GAME, tmp_path, old, new)
+    msg = content_error(GAME, path)
     last = new.split("\n")[-1]
     head = "[bonus]" if field == "bonus" else last.split("=")[0].strip() + " ="
     line = next(i for i, t in enumerate(path.read_text().splitlines(), 1)
@@ -225,12 +208,12 @@ def test_each_bad_value_is_a_one_line_error_naming_its_line(tmp_path, old, new, 
 def test_missing_table_is_named(tmp_path):
     path = tmp_path / "b.toml"
     path.write_text("[board]\ndouble_fields = 24\nstart_cells = [1]\n")
-    msg = error_of(path)
+    msg = content_error(GAME, path)
     assert "scoring" in msg and "\n" not in msg
 
 
 def test_bad_content_on_the_command_line_is_one_line(tmp_path):
-    path = edited(tmp_path, "moksha_points = 4", "moksha_points = -1")
+    path = edited(GAME, tmp_path, "moksha_points = 4", "moksha_points = -1")
     r = invoke("run", "samsara", "--content", path, "--out", tmp_path / "o")
     assert r.exit_code == 2
     assert "moksha_points" in r.stderr and "Traceback" not in r.output
@@ -242,7 +225,7 @@ def test_bad_content_on_the_command_line_is_one_line(tmp_path):
 
 
 def test_smaller_board_content_runs(tmp_path):
-    path = edited(tmp_path, "start_cells = [1, 2, 3, 4, 5, 6]", "start_cells = [1, 3, 5]")
+    path = edited(GAME, tmp_path, "start_cells = [1, 2, 3, 4, 5, 6]", "start_cells = [1, 3, 5]")
     c = GAME.load_content(path)
     assert c.data.marbles == 6
     prep = GAME.prepare(c, 2, ("random", "greedy"), GAME.resolve_rules([]))

@@ -16,10 +16,10 @@ from kernels.samurai_card_game import players as KP
 from kernels.samurai_card_game import rules as K
 from kernels.samurai_card_game.stats import N_END, End, KindStat, Misc, Outcome
 from simcli import engine
-from simcli.errors import UserError
-from simcli.games.samurai_card_game import SamuraiCardGame, new_state, no_forbidden
+from simcli.games.samurai_card_game import new_state, no_forbidden
 from tests import naive_card_game as N
 from tests.cli import invoke
+from tests.content_edits import content_error, edited, line_of
 from tests.test_samurai_card_game_rules import CONTENT, GAME, KBoard
 
 
@@ -357,24 +357,6 @@ def test_cli_bad_options(args, needle, tmp_path):
 STANDARD = GAME.content_path(None)
 
 
-def edited(tmp_path, old, new):
-    text = STANDARD.read_text()
-    assert old in text
-    path = tmp_path / "content.toml"
-    path.write_text(text.replace(old, new, 1))
-    return path, path.read_text().splitlines()
-
-
-def error_of(path) -> str:
-    with pytest.raises(UserError) as exc:
-        SamuraiCardGame().load_content(path)
-    return str(exc.value)
-
-
-def line_no(lines, needle) -> int:
-    return next(i for i, t in enumerate(lines, 1) if needle in t)
-
-
 # Each edit of the standard file gives one wrong type, unknown key or out-of-range value:
 # (text replaced, replacement, the text on the line the error must name, words the error
 # must hold)
@@ -429,9 +411,9 @@ BAD_CONTENT = [
 @pytest.mark.parametrize(("old", "new", "on_line", "words"), BAD_CONTENT)
 def test_each_bad_value_in_the_content_is_one_line_naming_its_line(tmp_path, old, new,
                                                                    on_line, words):
-    path, lines = edited(tmp_path, old, new)
-    msg = error_of(path)
-    text = "\n".join(lines)
+    path = edited(GAME, tmp_path, old, new)
+    msg = content_error(GAME, path)
+    text = path.read_text()
     line = text[:text.index(on_line) + len(on_line)].count("\n") + 1
     assert len(msg.splitlines()) == 1
     assert msg.startswith(f"{path} line {line}: "), msg
@@ -441,23 +423,23 @@ def test_each_bad_value_in_the_content_is_one_line_naming_its_line(tmp_path, old
 def test_other_content_errors(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('[content]\nname = "x"\n[rules\n')
-    msg = error_of(bad)
+    msg = content_error(GAME, bad)
     assert "malformed TOML" in msg and "line 3" in msg
     other = tmp_path / "other.toml"
     other.write_text('[content]\ngame = "sixteen-samurai"\n')
-    assert error_of(other) == f"{other} line 2: field 'content.game': content is for " \
-                              f"'sixteen-samurai', not samurai-card-game"
-    path, _ = edited(tmp_path, "[rules]\nhand = 5", "[rules]")
-    assert "missing required field `hand`" in error_of(path)
+    assert content_error(GAME, other) == (f"{other} line 2: field 'content.game': content is "
+                                          f"for 'sixteen-samurai', not samurai-card-game")
+    path = edited(GAME, tmp_path, "[rules]\nhand = 5", "[rules]")
+    assert "missing required field `hand`" in content_error(GAME, path)
 
 
 def test_cli_reports_a_bad_content_file_in_one_line(tmp_path):
-    path, lines = edited(tmp_path, '{ symbol = "rice", influence = 3,',
-                         '{ symbol = "rice", influence = "x",')
+    path = edited(GAME, tmp_path, '{ symbol = "rice", influence = 3,',
+                  '{ symbol = "rice", influence = "x",')
     r = invoke("run", "samurai-card-game", "--content", path, "--out", tmp_path / "o")
     assert r.exit_code == 2
     text = r.stderr.strip()
-    line = line_no(lines, 'influence = "x"')
+    line = line_of(path, 'influence = "x"')
     assert len(text.splitlines()) == 1 and f"line {line}:" in text
     assert "influence'" in text and not (tmp_path / "o").exists()
 

@@ -7,6 +7,7 @@ import pytest
 from kernels import katana_combat as KC
 from simcli.errors import UserError
 from simcli.games.samurai_katana import SamuraiKatana
+from tests.content_edits import content_error, edited, line_of
 
 GAME = SamuraiKatana()
 STANDARD = GAME.content_path(None)
@@ -47,61 +48,40 @@ def test_six_players_draw_every_city_but_kyoto():
     assert len(prep.majors) == 6 and len(prep.minors) == 12
 
 
-def edited(tmp_path, old, new, count=1):
-    text = STANDARD.read_text()
-    assert old in text, old
-    path = tmp_path / "map.toml"
-    path.write_text(text.replace(old, new, count))
-    return path
-
-
-def error_of(path):
-    with pytest.raises(UserError) as exc:
-        GAME.load_content(path)
-    return str(exc.value)
-
-
 def at(path, entry_id):
     """'line N' of the entry with this id."""
     return f"line {line_of(path, f'id = {chr(34)}{entry_id}{chr(34)}')}"
 
 
-def line_of(path, needle):
-    for i, line in enumerate(path.read_text().splitlines(), start=1):
-        if needle in line:
-            return i
-    raise AssertionError(needle)
-
-
 def test_asymmetric_adjacency_is_rejected_naming_the_entry(tmp_path):
     # Dewa forgets Mutsu; Mutsu still lists Dewa
-    path = edited(tmp_path, 'land = ["mutsu", "echigo"], sea = []',
+    path = edited(GAME, tmp_path, 'land = ["mutsu", "echigo"], sea = []',
                   'land = ["echigo"], sea = []')
-    msg = error_of(path)
+    msg = content_error(GAME, path)
     assert "asymmetric adjacency" in msg and "'mutsu'" in msg and "'dewa'" in msg
     assert at(path, "mutsu") in msg
 
 
 def test_land_link_listed_as_sea_at_the_other_end_is_asymmetric(tmp_path):
-    path = edited(tmp_path, 'land = ["mutsu", "echigo"], sea = []',
+    path = edited(GAME, tmp_path, 'land = ["mutsu", "echigo"], sea = []',
                   'land = ["echigo"], sea = ["mutsu"]')
-    msg = error_of(path)
+    msg = content_error(GAME, path)
     assert "asymmetric adjacency" in msg and "sea neighbour" in msg
 
 
 def test_unknown_territory_is_rejected(tmp_path):
-    path = edited(tmp_path, 'land = ["mutsu", "echigo"], sea = []',
+    path = edited(GAME, tmp_path, 'land = ["mutsu", "echigo"], sea = []',
                   'land = ["mutsu", "echigo", "ezo"], sea = []')
-    msg = error_of(path)
+    msg = content_error(GAME, path)
     assert "territory 'dewa'" in msg and "'ezo' is not a territory" in msg
     assert at(path, "dewa") in msg
 
 
 def test_province_without_territories_is_rejected(tmp_path):
-    path = edited(tmp_path, '{ id = "saikaido", name = "Saikaido", honor = 3, assumed = true },',
-                  '{ id = "saikaido", name = "Saikaido", honor = 3, assumed = true },\n'
-                  '  { id = "ezo", name = "Ezo", honor = 2, assumed = true },')
-    msg = error_of(path)
+    saikaido = '{ id = "saikaido", name = "Saikaido", honor = 3, assumed = true },'
+    path = edited(GAME, tmp_path, saikaido,
+                  saikaido + '\n  { id = "ezo", name = "Ezo", honor = 2, assumed = true },')
+    msg = content_error(GAME, path)
     assert "province 'ezo' has no territories" in msg
     assert at(path, "ezo") in msg
 
@@ -116,7 +96,7 @@ def test_disconnected_map_is_rejected(tmp_path):
                         'land = ["shinano", "kozuke", "mutsu", "dewa", "etchu"], sea = []')
     path = tmp_path / "island.toml"
     path.write_text(text)
-    msg = error_of(path)
+    msg = content_error(GAME, path)
     assert "not connected" in msg and "'sado'" in msg
     assert at(path, "sado") in msg
 
@@ -153,8 +133,8 @@ def test_disconnected_map_is_rejected(tmp_path):
      ["field 'map.territories[17].nom'", "unknown field `nom`"], None),
 ])
 def test_bad_entries_are_named_with_their_real_line(tmp_path, old, new, words, where):
-    path = edited(tmp_path, old, new)
-    msg = error_of(path)
+    path = edited(GAME, tmp_path, old, new)
+    msg = content_error(GAME, path)
     for w in words:
         assert w in msg, msg
     needle = where or new.split("\n")[-1]
@@ -184,15 +164,15 @@ def test_the_schema_reads_the_standard_file_as_the_old_validators_did():
 def test_malformed_and_missing_files(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("[map\n")
-    assert "malformed TOML" in error_of(bad)
-    assert "cannot read content file" in error_of(tmp_path / "missing.toml")
+    assert "malformed TOML" in content_error(GAME, bad)
+    assert "cannot read content file" in content_error(GAME, tmp_path / "missing.toml")
     empty = tmp_path / "empty.toml"
     empty.write_text('[content]\ngame = "samurai-katana"\n')
-    assert "missing required field `map`" in error_of(empty)
+    assert "missing required field `map`" in content_error(GAME, empty)
 
 
 def test_too_few_cities_for_the_player_count(tmp_path):
-    path = edited(tmp_path, '{ name = "Hakata", territory = "chikuzen", size = "major", '
+    path = edited(GAME, tmp_path, '{ name = "Hakata", territory = "chikuzen", size = "major", '
                   'assumed = true },', "")
     content = GAME.load_content(path)
     GAME.prepare(content, 5, ("random",) * 5, GAME.resolve_rules([]))  # 5 majors are enough

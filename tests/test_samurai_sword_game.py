@@ -14,6 +14,7 @@ from simcli.errors import UserError
 from simcli.games.samurai_sword import ROLES, SamuraiSword
 from simcli.run import RunConfig, play
 from tests.cli import invoke
+from tests.content_edits import content_error, edited
 
 GAME = SamuraiSword()
 CONTENT = GAME.load_content(GAME.content_path(None))
@@ -293,24 +294,6 @@ def test_every_card_character_and_honor_is_the_printed_one():
 STANDARD = GAME.content_path(None)
 
 
-def edited(tmp_path, old, new):
-    text = STANDARD.read_text()
-    assert old in text
-    path = tmp_path / "content.toml"
-    path.write_text(text.replace(old, new, 1))
-    return path
-
-
-def error_of(path):
-    with pytest.raises(UserError) as exc:
-        GAME.load_content(path)
-    return str(exc.value)
-
-
-def line_of(path, needle):
-    return next(i for i, t in enumerate(path.read_text().splitlines(), 1) if needle in t)
-
-
 # (old text, new text, the field the error names): each must give one line naming the
 # line of the new text and the field, from the schema (types, ranges, unknown keys) or the
 # checks across fields.
@@ -368,8 +351,8 @@ BAD_CONTENT = [
 
 @pytest.mark.parametrize(("old", "new", "field"), BAD_CONTENT)
 def test_each_bad_content_value_is_one_line_naming_line_and_field(tmp_path, old, new, field):
-    path = edited(tmp_path, old, new)
-    msg = error_of(path)
+    path = edited(GAME, tmp_path, old, new)
+    msg = content_error(GAME, path)
     pairs = zip(STANDARD.read_text().splitlines(), path.read_text().splitlines(), strict=False)
     changed = next(i for i, (a, b) in enumerate(pairs, 1) if a != b)  # the edited line
     assert "\n" not in msg and str(path) in msg
@@ -380,7 +363,7 @@ def test_each_bad_content_value_is_one_line_naming_line_and_field(tmp_path, old,
 def test_malformed_toml_and_missing_setup(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text('[content]\nname = "x"\n[rules\n')
-    assert "malformed TOML" in error_of(path)
+    assert "malformed TOML" in content_error(GAME, path)
     text = STANDARD.read_text()
     cut = text[: text.index("[players.6]")] + text[text.index("[players.7]"):]
     path = tmp_path / "five.toml"
@@ -460,12 +443,13 @@ def test_content_beyond_the_kernels_capacities_is_refused(tmp_path):
                    f'copies = 1 }},\n' for i in range(10))
     path = tmp_path / "many.toml"
     path.write_text(text.replace("cards = [\n", "cards = [\n" + many, 1))
-    assert "field 'deck.cards'" in error_of(path) and "length <= 32" in error_of(path)
+    msg = content_error(GAME, path)
+    assert "field 'deck.cards'" in msg and "length <= 32" in msg
     path.write_text(text.replace('"Parry", effect = "parry", copies = 15',
                                  '"Parry", effect = "parry", copies = 99')
                     .replace('"Geisha", effect = "geisha", copies = 6',
                              '"Geisha", effect = "geisha", copies = 99'))
-    assert "256 cards" in error_of(path)
+    assert "256 cards" in content_error(GAME, path)
     no_parry = text.replace('"Parry", effect = "parry"', '"Parry", effect = "geisha"')
     path.write_text(no_parry)
-    assert "at least one card with effect 'parry'" in error_of(path)
+    assert "at least one card with effect 'parry'" in content_error(GAME, path)
