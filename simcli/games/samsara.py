@@ -14,8 +14,6 @@ import numpy as np
 from kernels.samsara import play as PL
 from kernels.samsara import players as P
 from kernels.samsara import rules as R
-from kernels.samsara import search_hooks as H
-from kernels.samsara import search_play as SP
 from kernels.samsara import stats as S
 from kernels.stat_table import as_tuple, columns, zeros
 from simcli.content import read_document
@@ -28,6 +26,10 @@ from simcli.games.base import (
     sha256,
 )
 from simcli.games.handle import GameHandle
+from simcli.lazy import LazyModule
+
+H = LazyModule("kernels.samsara.search_hooks")
+SP = LazyModule("kernels.samsara.search_play")
 
 MAX_TURNS = 2000  # safety cap per game (counted; no game has reached it in our runs)
 TOP_K = 8  # lookahead: best turns by greedy value that it examines in depth
@@ -365,8 +367,10 @@ class Samsara(Game):
         pe = np.zeros(P.N_PE, np.int64)
         pe[P.PE_GOAL] = round(GOAL_VALUE * EVAL_SCALE)
         pe[P.PE_WIN] = WIN_VALUE
+        # a search seat's code (SP.MCTS) loads the search modules only when a seat searches
+        codes = {**POLICY_CODES, **{s: SP.MCTS for s in seats if s not in POLICY_CODES}}
         return Prepared(
-            policies=np.array([POLICY_CODES.get(s, SP.MCTS) for s in seats], np.int64),
+            policies=np.array([codes[s] for s in seats], np.int64),
             seats=seats,
             start_cells=np.array([c - 1 for c in board.start_cells], np.int64),
             step=step_table(rules["arc"]), pi=pi, V=marble_values(rules["arc"]), pe=pe,

@@ -14,8 +14,6 @@ from kernels import stat_table
 from kernels.samurai_card_game import play as kplay
 from kernels.samurai_card_game import players as kplayers
 from kernels.samurai_card_game import rules as krules
-from kernels.samurai_card_game import search_hooks as ksearch_hooks
-from kernels.samurai_card_game import search_play as ksearch
 from kernels.samurai_card_game import stats as kstats
 from kernels.samurai_card_game.stats import (
     N_END,
@@ -37,6 +35,10 @@ from simcli.games.base import (
     sha256,
 )
 from simcli.games.handle import GameHandle
+from simcli.lazy import LazyModule
+
+ksearch_hooks = LazyModule("kernels.samurai_card_game.search_hooks")
+ksearch = LazyModule("kernels.samurai_card_game.search_play")
 
 SHAPES = ("helmet", "buddha", "rice")  # marker shapes: triangle, circle, square
 SHAPE_MARKERS = ("triangle", "circle", "square")

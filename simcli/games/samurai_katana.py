@@ -15,8 +15,6 @@ import numpy as np
 
 from kernels import katana_combat as KC
 from kernels.samurai_katana import rules as K
-from kernels.samurai_katana import search_hooks as KH
-from kernels.samurai_katana import search_play as KSP
 from kernels.samurai_katana.play import N_ROW, Call, handle_call, handle_start, play_chunk
 from kernels.samurai_katana.stats import (
     N_CLUSTER,
@@ -48,6 +46,10 @@ from simcli.games.base import (
     sha256,
 )
 from simcli.games.handle import GameHandle, IllegalAction
+from simcli.lazy import LazyModule
+
+KH = LazyModule("kernels.samurai_katana.search_hooks")
+KSP = LazyModule("kernels.samurai_katana.search_play")
 
 GAME_NAME = "samurai-katana"
 GREEDY_THRESHOLD = 0.6  # greedy attacks when the odds table gives it at least this chance
@@ -1008,9 +1010,11 @@ class SamuraiKatana(Game):
         pf = np.zeros(K.N_PF)
         pf[K.PF_THRESHOLD] = GREEDY_THRESHOLD
         codes = {"random": K.RANDOM, "greedy": K.GREEDY}
+        # a search seat's code (KSP.MCTS) loads the search modules only when a seat searches
+        codes.update({s: KSP.MCTS for s in seats if s not in codes})
         return Prepared(
-            players=players, policies=np.array([codes.get(s, KSP.MCTS) for s in seats],
-                                               np.int64),
+            players=players,
+            policies=np.array([codes[s] for s in seats], np.int64),
             terr=terr, adj_start=board.adj_start, adj=adj, prov=prov, majors=majors,
             minors=minors, cards=np.ascontiguousarray(data.deck.table),
             deck=deck_array(data.deck), pi=pi, pf=pf, win=win_table(data), data=data,

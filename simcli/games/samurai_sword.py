@@ -13,14 +13,16 @@ import numpy as np
 from kernels.samurai_sword import play as KP
 from kernels.samurai_sword import players as KPL
 from kernels.samurai_sword import rules as K
-from kernels.samurai_sword import search_hooks as KH
-from kernels.samurai_sword import search_play as KSP
 from kernels.samurai_sword import stats as KS
 from kernels.stat_table import as_tuple, columns
 from simcli.content import Document, read_document
 from simcli.errors import UserError
 from simcli.games.base import Content, CoreStats, Game, RuleOption, SearchSpec, sha256
 from simcli.games.handle import GameHandle
+from simcli.lazy import LazyModule
+
+KH = LazyModule("kernels.samurai_sword.search_hooks")
+KSP = LazyModule("kernels.samurai_sword.search_play")
 
 EFFECTS = {
     "weapon": K.WEAPON, "parry": K.PARRY, "geisha": K.GEISHA, "diversion": K.DIVERSION,
@@ -520,9 +522,11 @@ class SamuraiSword(Game):
         for r, role in enumerate(ROLES):
             honor[r] = s.honor.get(role, 0)
             mult[r] = s.multiplier.get(role, 0)
+        # a search seat's code (KSP.MCTS) loads the search modules only when a seat searches
+        codes = {**KPL.POLICY_CODES, **{x: KSP.MCTS for x in seats if x not in KPL.POLICY_CODES}}
         return Prepared(
             players=players,
-            policies=np.array([KPL.POLICY_CODES.get(x, KSP.MCTS) for x in seats], np.int64),
+            policies=np.array([codes[x] for x in seats], np.int64),
             roles=np.array([ROLES.index(s.roles[i]) for i in order], np.int64),
             honor=honor, mult=mult, mult_top=s.ninja_most_stars,
             hands=np.array(c.hands, np.int64), ch_res=c.resilience, ch_abil=c.abilities,
