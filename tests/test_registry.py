@@ -20,8 +20,8 @@ print(json.dumps(sorted(m for m in sys.modules if m.startswith("kernels."))))
 """
 
 
-@pytest.mark.parametrize("name", ["samsara", "samurai-card-game", "samurai-sword",
-                                  "samurai-katana"])
+@pytest.mark.parametrize("name", ["sixteen-samurai", "samsara", "samurai-card-game",
+                                  "samurai-sword", "samurai-katana"])
 def test_one_game_loads_neither_other_games_nor_the_search(name):
     out = subprocess.run([sys.executable, "-c", PROBE, name], capture_output=True,
                          text=True, check=True).stdout

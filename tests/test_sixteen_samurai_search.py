@@ -342,3 +342,10 @@ def test_a_determinization_keeps_what_copies_make_public(tmp_path):
                             assert s2.held[q, b] == (-1 - b in hand)
             h.step()
     assert checked > 0
+
+
+def test_the_help_states_the_deviation_threshold_in_use():
+    """`simcli games` says "one paired standard error": the search's Z must be 1."""
+    from simcli.games.sixteen_samurai import SEARCH
+
+    assert SH.Z == 1.0 and "one paired standard error" in SEARCH.help

@@ -12,8 +12,6 @@ import numpy as np
 
 from kernels.dice import MAX_DICE, UMA
 from kernels.sixteen_samurai import rules as KR
-from kernels.sixteen_samurai import search_hooks as SH
-from kernels.sixteen_samurai import search_play as SP
 from kernels.sixteen_samurai.play import (
     N_ROW,
     ROW_COLUMNS,
@@ -49,6 +47,10 @@ from simcli.games.base import (
     sha256,
 )
 from simcli.games.handle import GameHandle
+from simcli.lazy import LazyModule
+
+SH = LazyModule("kernels.sixteen_samurai.search_hooks")
+SP = LazyModule("kernels.sixteen_samurai.search_play")
 
 ABILITIES = tuple(a.name.lower() for a in Ability)  # ("power", "speed", "armor", "karma")
 BATTLE_CARDS = tuple(b.name.title() for b in Battle)  # ("Ninjutsu", "Uma", ... "Medicine")
@@ -95,7 +97,8 @@ SEARCH = SearchSpec(
          "policy to the start of the next round, where each clan's winning chance is "
          "scored by an evaluation fitted on greedy games (Hall of Honor, samurai still "
          "held, unplayed battle cards, the declarer); it plays the rollout policy's own "
-         f"choice unless another action gains more than {SH.Z:g} paired standard errors. "
+         "choice unless another action gains more than one paired standard error "
+         "(search_hooks.Z). "
          "In a 2-player draft every pick is scored so, once (no chance before the first "
          "round); with 3-4 players it drafts like greedy.",
 )
@@ -353,9 +356,11 @@ class SixteenSamurai(Game):
                 f"draft {need}"
             )
         td, table = odds_tables(roster.faces, roster.uma_value)
+        # a search seat's code (SP.MCTS) loads the search modules only when a seat searches
+        codes = {**POLICY_CODES, **{s: SP.MCTS for s in seats if s not in POLICY_CODES}}
         return Prepared(
             players=players,
-            policies=np.array([POLICY_CODES.get(s, SP.MCTS) for s in seats], np.int64),
+            policies=np.array([codes[s] for s in seats], np.int64),
             seats=tuple(seats),
             names=roster.names, ratings=roster.ratings, totals=roster.totals,
             rank_order=strength_order(roster.ratings), faces=roster.faces,
