@@ -91,10 +91,16 @@ HOOKS = (clone, determinize, to_move, legal_actions, apply, is_over, outcome,
          rollout_action, option_of, evaluate)
 
 
-def register_hooks(state_class: type, **impls) -> None:
+_FIXED_ROOT: set = set()  # state classes registered with fixed_root=True
+
+
+def register_hooks(state_class: type, *, fixed_root: bool = False, **impls) -> None:
     """Make the search use `impls` (one compiled function per hook of HOOKS, keyed by the
     hook's name, each taking the same arguments as the hook) for game states whose numba
-    type is the namedtuple class `state_class`."""
+    type is the namedtuple class `state_class`. fixed_root: the searcher's actions at the
+    root (`legal_actions`, less the forbidden ones) are the same in every determinization
+    as in the real state, so a decision lists them once instead of once per simulation
+    (the same decisions, faster)."""
     names = {h.__name__ for h in HOOKS}
     if set(impls) != names:
         missing, unknown = sorted(names - set(impls)), sorted(set(impls) - names)
@@ -103,22 +109,43 @@ def register_hooks(state_class: type, **impls) -> None:
     def mine(t) -> bool:
         return isinstance(t, types.BaseNamedTuple) and t.instance_class is state_class
 
+    if fixed_root:
+        _FIXED_ROOT.add(state_class)
     for hook in HOOKS:
         _overload_for(hook, len(inspect.signature(hook).parameters), mine, impls[hook.__name__])
+
+
+def root_fixed(st):
+    """Whether the game of state `st` registered its hooks with fixed_root=True (a
+    compile-time constant)."""
+    raise NotImplementedError
+
+
+@overload(root_fixed, jit_options={"forceinline": True})
+def _root_fixed(st):
+    if isinstance(st, types.BaseNamedTuple) and st.instance_class in _FIXED_ROOT:
+        return lambda st: True
+    return lambda st: False
+
+
+# The dispatch from a hook to a game's implementation is inlined (LLVM): a call passing a
+# game state, a namedtuple of dozens of arrays, costs a hundred nanoseconds or more (every
+# array's fields go through the stack), as much as a whole random move of some games.
+_DISPATCH = {"forceinline": True}
 
 
 def _overload_for(hook, arity: int, mine, impl) -> None:
     """Overload `hook` (1-3 arguments, the first a game state) with `impl` for `mine`."""
     if arity == 1:
-        @overload(hook)
+        @overload(hook, jit_options=_DISPATCH)
         def _one(a):
             return (lambda a: impl(a)) if mine(a) else None
     elif arity == 2:
-        @overload(hook)
+        @overload(hook, jit_options=_DISPATCH)
         def _two(a, b):
             return (lambda a, b: impl(a, b)) if mine(a) else None
     else:
-        @overload(hook)
+        @overload(hook, jit_options=_DISPATCH)
         def _three(a, b, c):
             return (lambda a, b, c: impl(a, b, c)) if mine(a) else None
 
@@ -132,11 +159,12 @@ Tree = namedtuple("Tree", ["action", "player", "parent", "child", "sibling", "vi
 rewards of `player`, who chose the action leading to the node; used: (1,) int64 nodes."""
 
 Workspace = namedtuple("Workspace", ["tree", "scratch", "stream", "acts", "order",
-                                     "marks", "rewards", "moves"])
+                                     "marks", "rewards", "moves", "root"])
 """A search's memory, made once per chunk: tree, scratch game state (same type as the
 real one), stream (1, STATE_SIZE) uint64 the search's own random stream, acts and order
 (max actions,) int64 buffers, marks (max actions,) bool, rewards (max players,) float64,
-moves (1,) int64: actions applied in simulations so far (for `simcli bench`)."""
+moves (1,) int64: actions applied in simulations so far (for `simcli bench`), root (max
+actions,) int64 the root's actions, sorted (games registered with fixed_root)."""
 
 SEARCH_LANE = 64  # the search of seat s draws from lane SEARCH_LANE + s of the playout
 
@@ -154,7 +182,7 @@ def new_workspace(budget: int, scratch, max_actions: int, max_players: int) -> W
     return Workspace(new_tree(budget + 2), scratch, new_states(np.int64(0), np.int64(1)),
                      np.zeros(max_actions, np.int64), np.zeros(max_actions, np.int64),
                      np.zeros(max_actions, np.bool_), np.zeros(max_players, np.float64),
-                     np.zeros(1, np.int64))
+                     np.zeros(1, np.int64), np.zeros(max_actions, np.int64))
 
 
 @njit(**JIT)
@@ -164,7 +192,7 @@ def seed_search(ws, seed, playout, seat):
     seed_lane(ws.stream[0], seed, playout, SEARCH_LANE + seat)
 
 
-@njit(**JIT)
+@njit(**NO_ALLOC)
 def reseed(rng_rows, stream):
     """Key every chance stream of a determinization afresh from the search's stream, so a
     simulation never replays the real game's future dice and draws."""
@@ -185,7 +213,7 @@ def sort_head(a, n):
         a[j + 1] = x
 
 
-@njit(**JIT)
+@njit(**NO_ALLOC)
 def _new_node(tree, parent, action, player):
     i = tree.used[0]
     tree.used[0] = i + 1
@@ -203,7 +231,7 @@ def _new_node(tree, parent, action, player):
     return i
 
 
-@njit(**JIT)
+@njit(**NO_ALLOC)
 def _find(sorted_acts, n, action):
     """Position of `action` in sorted_acts[:n], or -1."""
     lo = 0
@@ -219,7 +247,7 @@ def _find(sorted_acts, n, action):
     return -1
 
 
-@njit(**JIT)
+@njit(**NO_ALLOC)
 def _allowed(st, acts, n, forbid, player):
     """Drop the actions whose option is forbidden to `player` (keeping at least one)."""
     if forbid.shape[1] == 0:
@@ -233,17 +261,23 @@ def _allowed(st, acts, n, forbid, player):
     return m if m > 0 else n
 
 
-@njit(**JIT)
-def _descend(ws, node, c, forbid):
+@njit(**NO_ALLOC)
+def _descend(ws, node, c, forbid, n_known):
     """One step down from `node` in the scratch state: expand an untried legal action
     (returning (child, True)) or follow the UCB1 choice among the legal children
-    (returning (child, False)); the legal children's availability counts go up."""
+    (returning (child, False)); the legal children's availability counts go up.
+    n_known > 0: the allowed actions here are ws.root[:n_known] (sorted), not listed."""
     st = ws.scratch
     tree = ws.tree
     acts = ws.order
     p = to_move(st)
-    n = _allowed(st, acts, legal_actions(st, acts), forbid, p)
-    acts[:n].sort()
+    if n_known > 0:
+        n = n_known
+        for i in range(n):
+            acts[i] = ws.root[i]
+    else:
+        n = _allowed(st, acts, legal_actions(st, acts), forbid, p)
+        sort_head(acts, n)
     marks = ws.marks
     marks[:n] = False
     tried = 0
@@ -281,7 +315,7 @@ def _descend(ws, node, c, forbid):
     return best, False
 
 
-@njit(**JIT)
+@njit(**NO_ALLOC)
 def mcts_choose(st, ws, forbid, budget, c, rollout_policy, max_rollout):
     """The action the seat to act in `st` chooses after `budget` simulations (forbid:
     (players, options) bool, the options each player may never use). Rollouts play to the
@@ -294,6 +328,12 @@ def mcts_choose(st, ws, forbid, budget, c, rollout_policy, max_rollout):
     n_root = _allowed(st, ws.acts, legal_actions(st, ws.acts), forbid, me)
     if n_root == 1:
         return ws.acts[0]
+    n_known = 0  # the root's actions, listed once when every determinization has the same
+    if root_fixed(st):
+        for i in range(n_root):
+            ws.root[i] = ws.acts[i]
+        sort_head(ws.root, n_root)
+        n_known = n_root
     for _ in range(budget):
         clone(ws.scratch, st)
         determinize(ws.scratch, me, ws.stream[0])
@@ -302,7 +342,7 @@ def mcts_choose(st, ws, forbid, budget, c, rollout_policy, max_rollout):
         expanded = False
         depth = 0
         while not expanded and not is_over(ws.scratch):
-            node, expanded = _descend(ws, node, c, forbid)
+            node, expanded = _descend(ws, node, c, forbid, n_known if node == root else 0)
             depth += 1
             if node < 0:
                 break
@@ -335,7 +375,7 @@ def mcts_choose(st, ws, forbid, budget, c, rollout_policy, max_rollout):
     return tree.action[best]
 
 
-@njit(**JIT)
+@njit(**NO_ALLOC)
 def _in(acts, n, action):
     for i in range(n):  # noqa: SIM110 (a generator in any() does not compile in numba)
         if acts[i] == action:

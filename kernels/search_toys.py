@@ -44,11 +44,21 @@ def nim_apply(st, a):
 
 
 @njit(cache=True)
+def copy_into(dst, src):
+    """dst[...] = src[...] element by element (the search's loop runs without numba's
+    reference-counting runtime, which an array-to-array slice assignment needs)."""
+    flat_dst = dst.reshape(-1)
+    flat_src = src.reshape(-1)
+    for i in range(flat_src.shape[0]):
+        flat_dst[i] = flat_src[i]
+
+
+@njit(cache=True)
 def nim_clone(dst, src):
-    dst.heap[:] = src.heap
-    dst.turn[:] = src.turn
-    dst.winner[:] = src.winner
-    dst.rng[:] = src.rng
+    copy_into(dst.heap, src.heap)
+    copy_into(dst.turn, src.turn)
+    copy_into(dst.winner, src.winner)
+    copy_into(dst.rng, src.rng)
 
 
 @njit(cache=True)
@@ -129,11 +139,11 @@ def high_card_determinize(st, player, stream):
 
 @njit(cache=True)
 def high_card_clone(dst, src):
-    dst.card[:] = src.card
-    dst.deck[:] = src.deck
-    dst.bet[:] = src.bet
-    dst.done[:] = src.done
-    dst.rng[:] = src.rng
+    copy_into(dst.card, src.card)
+    copy_into(dst.deck, src.deck)
+    copy_into(dst.bet, src.bet)
+    copy_into(dst.done, src.done)
+    copy_into(dst.rng, src.rng)
 
 
 @njit(cache=True)

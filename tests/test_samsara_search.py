@@ -140,3 +140,28 @@ def test_bench_reports_the_search_players_simulated_moves():
     res = bench_search(GAME, seconds=0.05, repeats=2)
     m = res["moves_per_s"]
     assert 0 < m["min"] <= m["median"] <= m["max"] and "mcts:100" in res["what"]
+
+
+def test_root_turns_are_the_same_in_every_determinization():
+    """The premise of registering Samsara's hooks with fixed_root (the root's turns listed
+    once per decision): after clone and determinize, the scratch lists the real state's
+    turns, with and without a forbidden option."""
+    from kernels.samsara import search_hooks as H
+    from simcli.games.samsara import SEARCH_TOP_K
+
+    h = GAME.new_game(seed=5, playout=1, seats=SEATS)
+    h.forbid[0, 0] = True  # a forbidden option changes the list, not its stability
+    checked = 0
+    buf = np.zeros(R.MAX_SEQ, np.int64)
+    while not h.is_over() and checked < 12:
+        root = H.wrap(h.st, h.forbid, SEARCH_TOP_K)
+        real = sorted(buf[:H.search_legal(root, buf)])
+        me = int(R.to_move(h.st))
+        for _ in range(3):
+            H.clone_state(h.ws.scratch, root)
+            H.search_determinize(h.ws.scratch, me, h.ws.stream[0])
+            assert sorted(buf[:H.search_legal(h.ws.scratch, buf)]) == real
+            assert not np.array_equal(h.ws.scratch.st.rng, h.st.rng)  # really resampled
+        checked += 1
+        h.step()
+    assert checked == 12

@@ -223,3 +223,27 @@ def test_the_evaluation_of_a_cut_rollout_favours_the_seat_dominating_most():
     b.card(1, 0, 2, RICE, 3)  # seat 3 leads the rice village at (0, 0)
     lead = chances([(1, 1, 1)] * 3)
     assert even[2] == pytest.approx(1 / 3) and lead[2] > even[2]
+
+
+def test_root_plays_are_the_same_in_every_determinization():
+    """The premise of registering the hooks with fixed_root (the root's actions listed
+    once per decision): after clone and determinize, the searcher's scratch lists the
+    real state's actions (card plays by key and cell, placements)."""
+    from simcli.registry import GAMES
+
+    game = GAMES["samurai-card-game"]
+    h = game.new_game(seed=5, playout=2, seats=("mcts:12",) + ("greedy",) * 3)
+    buf = np.zeros(H.max_actions(h.st), np.int64)
+    checked = 0
+    while not h.is_over() and checked < 40:
+        me = h.current_player()
+        if me == 0:
+            root = H.root_of(h.st, h.ws.scratch)
+            real = sorted(buf[:H.search_legal(root, buf)])
+            for _ in range(3):
+                H.clone_state(h.ws.scratch, root)
+                H.determinize_state(h.ws.scratch, me, h.ws.stream[0])
+                assert sorted(buf[:H.search_legal(h.ws.scratch, buf)]) == real
+            checked += 1
+        h.step()
+    assert checked >= 10

@@ -277,3 +277,28 @@ def test_the_search_counters_the_insult_that_loses_the_game():
     assert a == 1
     root = {int(actions[i]): int(visits[i]) for i in range(1, 3)}
     assert root[1] > root[0]
+
+
+def test_root_actions_are_the_same_in_every_determinization():
+    """The premise of registering the hooks with fixed_root (the root's actions listed
+    once per decision): after clone and determinize, the searcher's scratch lists the
+    real state's actions, in every phase it decides (combat cards included)."""
+    from simcli.registry import GAMES
+
+    game = GAMES["samurai-katana"]
+    h = game.new_game(seed=5, playout=2, seats=("mcts:4",) + ("greedy",) * 3)
+    buf = np.zeros(KSP.MAX_ACTIONS, np.int64)
+    checked = 0
+    phases = set()
+    while not h.is_over() and checked < 150:
+        me = h.current_player()
+        if me == 0:
+            real = sorted(buf[:KH.search_legal(h.root, buf)])
+            for _ in range(2):
+                KH.clone_state(h.ws.scratch, h.root)
+                KH.determinize_state(h.ws.scratch, me, h.ws.stream[0])
+                assert sorted(buf[:KH.search_legal(h.ws.scratch, buf)]) == real
+            checked += 1
+            phases.add(int(h.st.phase[0]))
+        h.step()
+    assert checked >= 50 and len(phases) >= 3

@@ -186,8 +186,11 @@ def search_option(ss, action):
 
 # --- the search's hooks for this game's state ---------------------------------------------
 
+# fixed_root: a determinization only reseeds the dice streams, and search_legal reads no
+# stream, so the root's turns are the same in every simulation (listed once per decision).
 search.register_hooks(
     SearchState,
+    fixed_root=True,
     clone=clone_state,
     determinize=search_determinize,
     to_move=search_to_move,

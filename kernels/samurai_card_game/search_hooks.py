@@ -416,8 +416,12 @@ def search_is_over(ss):
 
 # --- the search's hooks for this game's state ---------------------------------------------
 
+# fixed_root: the searcher's plays depend on its own hand, the board and the villages it
+# sees, none of which a determinization changes: listed once per decision
+# (tests/test_samurai_card_game_search.py checks it).
 search.register_hooks(
     SearchState,
+    fixed_root=True,
     clone=clone_state,
     determinize=determinize_state,
     to_move=search_to_move,

@@ -543,8 +543,12 @@ def search_option(ss, action):
 
 # --- the search's hooks for this game's state ---------------------------------------------
 
+# fixed_root: the searcher's candidates depend on the board, the clans' public figures and
+# its own hand, none of which a determinization changes: listed once per decision
+# (tests/test_samurai_katana_search.py checks it).
 search.register_hooks(
     SearchState,
+    fixed_root=True,
     clone=clone_state,
     determinize=determinize_state,
     to_move=search_to_move,
