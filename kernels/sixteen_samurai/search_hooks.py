@@ -70,7 +70,7 @@ import numpy as np
 from numba import njit
 
 from kernels import search
-from kernels.config import JIT, NO_ALLOC
+from kernels.config import NO_ALLOC
 from kernels.rng import below, shuffle
 from kernels.sixteen_samurai import players as P
 from kernels.sixteen_samurai import rules as R
@@ -382,7 +382,7 @@ def determinize_state(ss, player, stream):
 
 
 # --- the other hooks' bodies ---------------------------------------------------------------
-@njit(**JIT)
+@njit(**NO_ALLOC)
 def rollout_choice(ss, policy):
     """The action the seat to act takes under rollout policy `policy` (players.RANDOM or
     GREEDY), honouring its forbidden options."""
@@ -391,7 +391,7 @@ def rollout_choice(ss, policy):
     return P.choose(st, ss.ban)
 
 
-@njit(**JIT)
+@njit(**NO_ALLOC)
 def search_legal(ss, out):
     """The actions the search considers for the seat to act: for a rival under the
     opponent model, or the searcher in a phase it does not search, the rollout policy's
@@ -545,7 +545,7 @@ def fitted_value(ss, player):
     return np.exp(sc[player] - top) / total
 
 
-@njit(**JIT)
+@njit(**NO_ALLOC)
 def search_apply(ss, a):
     """The rules' apply on the wrapped state (compiled once for the search)."""
     R.apply(ss.st, a)
