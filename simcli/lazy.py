@@ -7,6 +7,8 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 
 class LazyModule:
     """Stands for module `name`: the first attribute read imports it."""
@@ -22,3 +24,11 @@ class LazyModule:
 
     def __repr__(self) -> str:
         return f"<lazy module {self._name!r}>"
+
+
+def seat_codes(codes: dict[str, int], seats, search_play) -> np.ndarray:
+    """(seats,) int64 kernel policy codes: `codes[name]` for a plain policy, the search's
+    code `search_play.MCTS` for any other seat (a lazy search module is imported only when
+    a seat searches)."""
+    return np.array([codes[s] if s in codes else int(search_play.MCTS) for s in seats],
+                    np.int64)

@@ -26,7 +26,7 @@ from simcli.games.base import (
     sha256,
 )
 from simcli.games.handle import GameHandle
-from simcli.lazy import LazyModule
+from simcli.lazy import LazyModule, seat_codes
 
 H = LazyModule("kernels.samsara.search_hooks")
 SP = LazyModule("kernels.samsara.search_play")
@@ -367,10 +367,8 @@ class Samsara(Game):
         pe = np.zeros(P.N_PE, np.int64)
         pe[P.PE_GOAL] = round(GOAL_VALUE * EVAL_SCALE)
         pe[P.PE_WIN] = WIN_VALUE
-        # a search seat's code (SP.MCTS) loads the search modules only when a seat searches
-        codes = {**POLICY_CODES, **{s: SP.MCTS for s in seats if s not in POLICY_CODES}}
         return Prepared(
-            policies=np.array([codes[s] for s in seats], np.int64),
+            policies=seat_codes(POLICY_CODES, seats, SP),
             seats=seats,
             start_cells=np.array([c - 1 for c in board.start_cells], np.int64),
             step=step_table(rules["arc"]), pi=pi, V=marble_values(rules["arc"]), pe=pe,

@@ -46,7 +46,7 @@ from simcli.games.base import (
     sha256,
 )
 from simcli.games.handle import GameHandle, IllegalAction
-from simcli.lazy import LazyModule
+from simcli.lazy import LazyModule, seat_codes
 
 KH = LazyModule("kernels.samurai_katana.search_hooks")
 KSP = LazyModule("kernels.samurai_katana.search_play")
@@ -1010,11 +1010,9 @@ class SamuraiKatana(Game):
         pf = np.zeros(K.N_PF)
         pf[K.PF_THRESHOLD] = GREEDY_THRESHOLD
         codes = {"random": K.RANDOM, "greedy": K.GREEDY}
-        # a search seat's code (KSP.MCTS) loads the search modules only when a seat searches
-        codes.update({s: KSP.MCTS for s in seats if s not in codes})
         return Prepared(
             players=players,
-            policies=np.array([codes[s] for s in seats], np.int64),
+            policies=seat_codes(codes, seats, KSP),
             terr=terr, adj_start=board.adj_start, adj=adj, prov=prov, majors=majors,
             minors=minors, cards=np.ascontiguousarray(data.deck.table),
             deck=deck_array(data.deck), pi=pi, pf=pf, win=win_table(data), data=data,

@@ -19,7 +19,7 @@ from simcli.content import Document, read_document
 from simcli.errors import UserError
 from simcli.games.base import Content, CoreStats, Game, RuleOption, SearchSpec, sha256
 from simcli.games.handle import GameHandle
-from simcli.lazy import LazyModule
+from simcli.lazy import LazyModule, seat_codes
 
 KH = LazyModule("kernels.samurai_sword.search_hooks")
 KSP = LazyModule("kernels.samurai_sword.search_play")
@@ -522,11 +522,9 @@ class SamuraiSword(Game):
         for r, role in enumerate(ROLES):
             honor[r] = s.honor.get(role, 0)
             mult[r] = s.multiplier.get(role, 0)
-        # a search seat's code (KSP.MCTS) loads the search modules only when a seat searches
-        codes = {**KPL.POLICY_CODES, **{x: KSP.MCTS for x in seats if x not in KPL.POLICY_CODES}}
         return Prepared(
             players=players,
-            policies=np.array([codes[x] for x in seats], np.int64),
+            policies=seat_codes(KPL.POLICY_CODES, seats, KSP),
             roles=np.array([ROLES.index(s.roles[i]) for i in order], np.int64),
             honor=honor, mult=mult, mult_top=s.ninja_most_stars,
             hands=np.array(c.hands, np.int64), ch_res=c.resilience, ch_abil=c.abilities,

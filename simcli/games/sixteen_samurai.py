@@ -47,7 +47,7 @@ from simcli.games.base import (
     sha256,
 )
 from simcli.games.handle import GameHandle
-from simcli.lazy import LazyModule
+from simcli.lazy import LazyModule, seat_codes
 
 SH = LazyModule("kernels.sixteen_samurai.search_hooks")
 SP = LazyModule("kernels.sixteen_samurai.search_play")
@@ -356,11 +356,9 @@ class SixteenSamurai(Game):
                 f"draft {need}"
             )
         td, table = odds_tables(roster.faces, roster.uma_value)
-        # a search seat's code (SP.MCTS) loads the search modules only when a seat searches
-        codes = {**POLICY_CODES, **{s: SP.MCTS for s in seats if s not in POLICY_CODES}}
         return Prepared(
             players=players,
-            policies=np.array([codes[s] for s in seats], np.int64),
+            policies=seat_codes(POLICY_CODES, seats, SP),
             seats=tuple(seats),
             names=roster.names, ratings=roster.ratings, totals=roster.totals,
             rank_order=strength_order(roster.ratings), faces=roster.faces,
