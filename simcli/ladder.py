@@ -54,12 +54,12 @@ def pairing_task(game_name: str, prep: Any, seed: int, seats: tuple[str, ...],
     return wins
 
 
-def play_pairing(game: Game, content, rules: dict, players: int, a: str, b: str,
-                 names: list[str], n: int, seed: int, threads: int,
-                 progress: engine.Progress | None) -> Pairing:
-    """n deals of a against b, seats alternating a, b, a, b ... and rotated."""
-    seats = tuple(a if s % 2 == 0 else b for s in range(players))
-    prep = game.prepare(content, players, seats, rules)
+def play_seats(game: Game, content, rules: dict, seats: tuple[str, ...], names: list[str],
+               n: int, seed: int, threads: int,
+               progress: engine.Progress | None) -> np.ndarray:
+    """wins[d, k]: n deals at these seats, each played once per rotation of the seats, and
+    the wins of policy names[k] in deal d over its rotations (see pairing_task)."""
+    prep = game.prepare(content, len(seats), seats, rules)
     wins = np.zeros((n, len(names)))
 
     def done(chunk: engine.Chunk, part: np.ndarray) -> None:
@@ -69,6 +69,15 @@ def play_pairing(game: Game, content, rules: dict, players: int, a: str, b: str,
     engine.run_chunks(engine.plan(n, size),
                       lambda c: pairing_task(game.name, prep, seed, seats, names, c.first,
                                              c.count), done, threads, progress)
+    return wins
+
+
+def play_pairing(game: Game, content, rules: dict, players: int, a: str, b: str,
+                 names: list[str], n: int, seed: int, threads: int,
+                 progress: engine.Progress | None) -> Pairing:
+    """n deals of a against b, seats alternating a, b, a, b ... and rotated."""
+    seats = tuple(a if s % 2 == 0 else b for s in range(players))
+    wins = play_seats(game, content, rules, seats, names, n, seed, threads, progress)
     makeup = np.array([sum(s == p for s in seats) for p in names], float)
     return Pairing(makeup, wins, players)
 
