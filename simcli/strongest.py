@@ -72,16 +72,23 @@ def strongest_balance(game: Game, *, players: int, default_policy: str, default_
                        "strong": k2 / n2, "difference": d.value, "ci_low": d.lo,
                        "ci_high": d.hi, "significant": bool(d.lo > 0 or d.hi < 0)})
     word_before, word_after = verdict_word(default_fair), verdict_word(fair)
-    changed = word_before != word_after or any(s["significant"] for s in shifts)
     moved = [s for s in shifts if s["significant"]]
+    # The strong run has far fewer games: its flagging nothing where the default run flags a
+    # seat is no evidence by itself; a seat's rate moving, or a new flag, is.
+    changed = bool(moved) or (not fair.team and bool(fair.flagged)
+                              and not default_fair.flagged)
     text = (f"Skill: with {policy} on every seat ({n:,} games), "
             + ", ".join(f"{s['who']} wins {100 * s['strong']:.1f}% ({100 * s['default']:.1f}% "
                         f"with {default_policy})" for s in shifts)
             + (f"; balance {fair.balance.value:.3f} (95% CI {fair.balance.lo:.3f}-"
                f"{fair.balance.hi:.3f})" if not fair.team else "") + ". ")
-    if word_before != word_after:
+    if word_before != word_after and changed:
         text += (f"The verdict changes with skill: '{word_before}' with {default_policy}, "
                  f"'{word_after}' with {policy}.")
+    elif word_before != word_after:
+        text += (f"A change with skill is not shown: the verdict reads '{word_after}' with "
+                 f"{policy}, '{word_before}' with {default_policy}, but {n:,} games flag less "
+                 f"and no seat's rate differs from {default_policy}'s at the 95% level.")
     elif moved:
         text += ("The verdict's word stays '" + word_after + "', but "
                  + "; ".join(f"{s['who']} moves {100 * s['difference']:+.1f} points (95% CI "

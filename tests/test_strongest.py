@@ -14,14 +14,24 @@ from simcli.cli import app
 from simcli.registry import get_game
 
 
-def test_the_strongest_policy_is_the_search_at_its_study_budget_or_the_best_edge():
+def test_the_strongest_policy_is_the_search_at_its_study_budget_or_the_best_edge(
+        monkeypatch):
     samsara = get_game("samsara")
     assert S.strongest_policy(samsara, []) == f"mcts:{samsara.search.study_budget}"
-    sixteen = get_game("sixteen-samurai")  # study budget 0: its heuristics are stronger
-    assert sixteen.search is not None and sixteen.search.study_budget == 0
+    sixteen = get_game("sixteen-samurai")
+    assert S.strongest_policy(sixteen, []) == "mcts:400"
+    # study budget 0 (a search player not yet stronger than the heuristics): the best edge
+    monkeypatch.setattr(sixteen, "search", dataclasses.replace(sixteen.search,
+                                                               study_budget=0))
     skills = [{"policy": "greedy", "edge": 0.2}, {"policy": "other", "edge": 0.3}]
     assert S.strongest_policy(sixteen, skills) == "other"
     assert S.strongest_policy(sixteen, []) == sixteen.default_policy
+
+
+def test_every_game_has_a_study_budget():
+    from simcli.registry import GAMES
+    for game in GAMES.values():
+        assert game.search is not None and game.search.study_budget > 0, game.name
 
 
 def _strong(tmp_path, default_wins, n_default, monkeypatch):
@@ -53,6 +63,15 @@ def test_a_default_run_like_the_strong_one_does_not_change(tmp_path, monkeypatch
     again = _strong(tmp_path / "b", wins, 24, monkeypatch)
     assert [s["strong"] for s in again["shifts"]] == [s["strong"] for s in first["shifts"]]
     assert not again["changed"] and "does not change with skill" in again["text"]
+
+
+def test_fewer_games_flagging_nothing_is_not_a_change_with_skill(tmp_path, monkeypatch):
+    # the default run flags seat 1 (53% of 20,000 games); 24 strong games cannot tell
+    r = _strong(tmp_path, [10_600, 9_400], 20_000, monkeypatch)
+    assert r["verdict_word"] == "balanced"
+    assert not any(s["significant"] for s in r["shifts"])
+    assert not r["changed"] and "A change with skill is not shown" in r["text"]
+    assert "seat order matters" in r["text"]
 
 
 def test_study_json_carries_the_skill_check(tmp_path, monkeypatch):
