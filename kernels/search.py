@@ -94,16 +94,26 @@ HOOKS = (clone, determinize, to_move, legal_actions, apply, is_over, outcome,
 _FIXED_ROOT: set = set()  # state classes registered with fixed_root=True
 
 
-def register_hooks(state_class: type, *, fixed_root: bool = False, **impls) -> None:
+RULES_HOOKS = ("to_move", "legal_actions", "apply", "is_over", "outcome", "option_of")
+"""Hooks that may be left to the game's rules module: the search state's game state
+(field `st`) passed to the rules' function of the same name."""
+
+
+def register_hooks(state_class: type, *, rules=None, fixed_root: bool = False,
+                   **impls) -> None:
     """Make the search use `impls` (one compiled function per hook of HOOKS, keyed by the
     hook's name, each taking the same arguments as the hook) for game states whose numba
-    type is the namedtuple class `state_class`. fixed_root: the searcher's actions at the
-    root (`legal_actions`, less the forbidden ones) are the same in every determinization
-    as in the real state, so a decision lists them once instead of once per simulation
-    (the same decisions, faster)."""
+    type is the namedtuple class `state_class`. A hook of RULES_HOOKS not in `impls` is
+    `rules.<hook>(state.st, ...)` (rules: the game's rules module). fixed_root: the
+    searcher's actions at the root (`legal_actions`, less the forbidden ones) are the same
+    in every determinization as in the real state, so a decision lists them once instead
+    of once per simulation (the same decisions, faster)."""
     names = {h.__name__ for h in HOOKS}
-    if set(impls) != names:
-        missing, unknown = sorted(names - set(impls)), sorted(set(impls) - names)
+    given = set(impls)
+    if rules is not None:
+        given |= {n for n in RULES_HOOKS if hasattr(rules, n)}
+    if given != names or not set(impls) <= names:
+        missing, unknown = sorted(names - given), sorted(set(impls) - names)
         raise TypeError(f"register_hooks: missing hooks {missing}, unknown hooks {unknown}")
 
     def mine(t) -> bool:
@@ -112,7 +122,11 @@ def register_hooks(state_class: type, *, fixed_root: bool = False, **impls) -> N
     if fixed_root:
         _FIXED_ROOT.add(state_class)
     for hook in HOOKS:
-        _overload_for(hook, len(inspect.signature(hook).parameters), mine, impls[hook.__name__])
+        arity = len(inspect.signature(hook).parameters)
+        if hook.__name__ in impls:
+            _overload_for(hook, arity, mine, impls[hook.__name__])
+        else:
+            _overload_for(hook, arity, mine, getattr(rules, hook.__name__), on_st=True)
 
 
 def root_fixed(st):
@@ -134,16 +148,21 @@ def _root_fixed(st):
 _DISPATCH = {"forceinline": True}
 
 
-def _overload_for(hook, arity: int, mine, impl) -> None:
-    """Overload `hook` (1-3 arguments, the first a game state) with `impl` for `mine`."""
+def _overload_for(hook, arity: int, mine, impl, on_st: bool = False) -> None:
+    """Overload `hook` (1-3 arguments, the first a search state) with `impl` for `mine`;
+    on_st: impl takes the search state's game state (field `st`) in its place."""
     if arity == 1:
         @overload(hook, jit_options=_DISPATCH)
         def _one(a):
-            return (lambda a: impl(a)) if mine(a) else None
+            if not mine(a):
+                return None
+            return (lambda a: impl(a.st)) if on_st else (lambda a: impl(a))
     elif arity == 2:
         @overload(hook, jit_options=_DISPATCH)
         def _two(a, b):
-            return (lambda a, b: impl(a, b)) if mine(a) else None
+            if not mine(a):
+                return None
+            return (lambda a, b: impl(a.st, b)) if on_st else (lambda a, b: impl(a, b))
     else:
         @overload(hook, jit_options=_DISPATCH)
         def _three(a, b, c):

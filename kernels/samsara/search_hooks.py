@@ -164,12 +164,6 @@ def search_to_move(ss):
 
 
 @njit(**NO_ALLOC)
-def search_apply(ss, action):
-    """The rules' apply on the wrapped state (search hook `apply`)."""
-    R.apply(ss.st, action)
-
-
-@njit(**NO_ALLOC)
 def search_is_over(ss):
     """Whether the game has ended (search hook `is_over`)."""
     return ss.st.player[0] < 0
@@ -190,12 +184,12 @@ def search_option(ss, action):
 # stream, so the root's turns are the same in every simulation (listed once per decision).
 search.register_hooks(
     SearchState,
+    rules=R,
     fixed_root=True,
     clone=clone_state,
     determinize=search_determinize,
     to_move=search_to_move,
     legal_actions=search_legal,
-    apply=search_apply,
     is_over=search_is_over,
     outcome=search_outcome,
     rollout_action=rollout_turn,

@@ -403,12 +403,6 @@ def search_apply(ss, a):
 
 
 @njit(**NO_ALLOC)
-def search_to_move(ss):
-    """The seat to act (search hook `to_move`)."""
-    return R.to_move(ss.st)
-
-
-@njit(**NO_ALLOC)
 def search_is_over(ss):
     """Whether the game has ended (search hook `is_over`)."""
     return ss.st.cnt[0].over != 0
@@ -421,10 +415,10 @@ def search_is_over(ss):
 # (tests/test_samurai_card_game_search.py checks it).
 search.register_hooks(
     SearchState,
+    rules=R,
     fixed_root=True,
     clone=clone_state,
     determinize=determinize_state,
-    to_move=search_to_move,
     legal_actions=search_legal,
     apply=search_apply,
     is_over=search_is_over,

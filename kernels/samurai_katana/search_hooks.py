@@ -517,30 +517,6 @@ def search_evaluate(ss, out):
         out[q] = out[q] / tot if q < Pn else 0.0
 
 
-@njit(**NO_ALLOC)
-def search_to_move(ss):
-    """The seat to act (search hook `to_move`)."""
-    return R.to_move(ss.st)
-
-
-@njit(**NO_ALLOC)
-def search_apply(ss, action):
-    """The rules' apply on the wrapped state (search hook `apply`)."""
-    R.apply(ss.st, action)
-
-
-@njit(**NO_ALLOC)
-def search_is_over(ss):
-    """Whether the game has ended (search hook `is_over`)."""
-    return R.is_over(ss.st)
-
-
-@njit(**NO_ALLOC)
-def search_option(ss, action):
-    """The option an action uses (search hook `option_of`)."""
-    return R.option_of(ss.st, action)
-
-
 # --- the search's hooks for this game's state ---------------------------------------------
 
 # fixed_root: the searcher's candidates depend on the board, the clans' public figures and
@@ -548,15 +524,12 @@ def search_option(ss, action):
 # (tests/test_samurai_katana_search.py checks it).
 search.register_hooks(
     SearchState,
+    rules=R,
     fixed_root=True,
     clone=clone_state,
     determinize=determinize_state,
-    to_move=search_to_move,
     legal_actions=search_legal,
-    apply=search_apply,
-    is_over=search_is_over,
     outcome=search_outcome,
     rollout_action=rollout_action,
-    option_of=search_option,
     evaluate=search_evaluate,
 )

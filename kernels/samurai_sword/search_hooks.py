@@ -318,47 +318,20 @@ def search_to_move(ss):
 
 
 @njit(**NO_ALLOC)
-def search_legal(ss, out):
-    """The rules' legal actions (search hook `legal_actions`)."""
-    return R.legal_actions(ss.st, out)
-
-
-@njit(**NO_ALLOC)
-def search_apply(ss, action):
-    """The rules' apply on the wrapped state (search hook `apply`)."""
-    R.apply(ss.st, action)
-
-
-@njit(**NO_ALLOC)
 def search_is_over(ss):
     """Whether the game has ended (search hook `is_over`)."""
     return ss.st.game[0].phase == R.PH_OVER
-
-
-@njit(**NO_ALLOC)
-def search_outcome(ss, out):
-    """Each seat's result (search hook `outcome`)."""
-    R.outcome(ss.st, out)
-
-
-@njit(**NO_ALLOC)
-def search_option(ss, action):
-    """The option an action uses (search hook `option_of`)."""
-    return R.option_of(ss.st, action)
 
 
 # --- the search's hooks for this game's state ---------------------------------------------
 
 search.register_hooks(
     SearchState,
+    rules=R,
     clone=clone_state,
     determinize=determinize_state,
     to_move=search_to_move,
-    legal_actions=search_legal,
-    apply=search_apply,
     is_over=search_is_over,
-    outcome=search_outcome,
     rollout_action=rollout_play,
-    option_of=search_option,
     evaluate=search_evaluate,
 )

@@ -546,12 +546,6 @@ def fitted_value(ss, player):
 
 
 @njit(**NO_ALLOC)
-def search_apply(ss, a):
-    """The rules' apply on the wrapped state (compiled once for the search)."""
-    R.apply(ss.st, a)
-
-
-@njit(**NO_ALLOC)
 def search_to_move(ss):
     """The seat to act (search hook `to_move`)."""
     return ss.st.actor[0]
@@ -563,30 +557,16 @@ def search_is_over(ss):
     return ss.st.phase[0] == R.OVER
 
 
-@njit(**NO_ALLOC)
-def search_outcome(ss, out):
-    """Each seat's result (search hook `outcome`)."""
-    R.outcome(ss.st, out)
-
-
-@njit(**NO_ALLOC)
-def search_option(ss, action):
-    """The option an action uses (search hook `option_of`)."""
-    return R.option_of(ss.st, action)
-
-
 # --- the search's hooks for this game's state ---------------------------------------------
 
 search.register_hooks(
     SearchState,
+    rules=R,
     clone=clone_state,
     determinize=determinize_state,
     to_move=search_to_move,
     legal_actions=search_legal,
-    apply=search_apply,
     is_over=search_is_over,
-    outcome=search_outcome,
     rollout_action=rollout_choice,
-    option_of=search_option,
     evaluate=search_evaluate,
 )
