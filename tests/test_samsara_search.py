@@ -8,9 +8,8 @@ import pytest
 from kernels.samsara import rules as R
 from kernels.samsara.stats import TABLE
 from kernels.stat_table import zeros
-from simcli.errors import UserError
 from simcli.games.samsara import Samsara, hollows_of
-from simcli.run import RunConfig, play
+from tests.search_checks import check_policy_names, check_same_on_one_or_two_threads, play_in_chunks
 
 GAME = Samsara()
 CONTENT = GAME.load_content(GAME.content_path(None))
@@ -24,23 +23,11 @@ def prepared(seats=SEATS, rules=()):
 
 def chunked(sizes, seats=SEATS, seed=3, rotation=0, forbid=None):
     """Aggregates and rows of playouts 0..sum(sizes)-1 played in chunks of `sizes`."""
-    prep = prepared(seats)
-    aggs = zeros(TABLE, GAME.sizes(prep))
-    rows = np.zeros((sum(sizes), len(GAME.row_columns)), np.int64)
-    first = 0
-    for n in sizes:
-        GAME.run_chunk(prep, seed, first, n, aggs, rows[first:first + n], rotation, forbid)
-        first += n
-    return aggs, rows
+    return play_in_chunks(GAME, prepared(seats), sizes, seed, rotation, forbid)
 
 
 def test_policy_names_parse_and_bad_ones_are_refused():
-    spec = GAME.policy_spec("mcts:50:rollout=random:c=1.5")
-    assert (spec.budget, spec.rollout, spec.exploration) == (50, "random", 1.5)
-    assert GAME.policy_spec("mcts").budget == GAME.search.budget
-    for bad in ("mcts:0", "mcts:rollout=mcts", "mcts:c=-1", "mcts:x"):
-        with pytest.raises(UserError):
-            GAME.policy_spec(bad)
+    check_policy_names(GAME)
 
 
 def test_same_seed_same_results_for_any_chunks_and_rotation_moves_the_searcher():
@@ -57,15 +44,7 @@ def test_same_seed_same_results_for_any_chunks_and_rotation_moves_the_searcher()
 
 
 def test_same_statistics_on_one_or_two_threads_mirrored():
-    def run(threads, chunk):
-        cfg = RunConfig(game="samsara", players=2, seats=SEATS, n=8, seed=5, threads=threads,
-                        rules=GAME.resolve_rules([]), content=None, out=None,
-                        chunk_size=chunk, mirror=True)
-        return play(GAME, prepared(), cfg, None, None)[0]
-
-    a, b = run(1, 8), run(2, 3)
-    for key in a:
-        assert np.array_equal(a[key], b[key]), key
+    check_same_on_one_or_two_threads(GAME, prepared(), SEATS, 8, (8, 3))
 
 
 def test_simulations_do_not_reach_the_run_statistics():

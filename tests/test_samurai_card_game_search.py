@@ -14,8 +14,8 @@ from kernels.samurai_card_game import search_play as SP
 from kernels.samurai_card_game.stats import Misc
 from simcli.errors import UserError
 from simcli.games.samurai_card_game import SEARCH_MAX_ROLLOUT
-from simcli.run import RunConfig, play
 from tests.naive_card_game import BUDDHA, HELMET, RICE
+from tests.search_checks import check_policy_names, check_same_on_one_or_two_threads, play_in_chunks
 from tests.test_samurai_card_game_play import copy_state, hide
 from tests.test_samurai_card_game_rules import CONTENT, GAME, KBoard, mask_of
 
@@ -28,14 +28,7 @@ def prepared(seats=SEATS, rules=()):
 
 def chunked(sizes, seats=SEATS, seed=3, rotation=0, forbid=None, rules=()):
     """Aggregates and rows of games 0..sum(sizes)-1 played in chunks of `sizes`."""
-    prep = prepared(seats, rules)
-    aggs = GAME.new_aggregates(prep)
-    rows = np.zeros((sum(sizes), len(GAME.row_columns)), np.int64)
-    first = 0
-    for n in sizes:
-        GAME.run_chunk(prep, seed, first, n, aggs, rows[first:first + n], rotation, forbid)
-        first += n
-    return aggs, rows
+    return play_in_chunks(GAME, prepared(seats, rules), sizes, seed, rotation, forbid)
 
 
 def handle(seats, seed=1, playout=0, rotation=0, rules=()):
@@ -43,13 +36,8 @@ def handle(seats, seed=1, playout=0, rotation=0, rules=()):
 
 
 def test_policy_names_parse_and_bad_ones_are_refused():
-    spec = GAME.policy_spec("mcts:50:rollout=random:c=1.5")
-    assert (spec.budget, spec.rollout, spec.exploration) == (50, "random", 1.5)
-    assert GAME.policy_spec("mcts").budget == GAME.search.budget
+    check_policy_names(GAME, ("uct",))
     assert "Information-set" in GAME.describe_policy("mcts")
-    for bad in ("mcts:0", "mcts:rollout=mcts", "mcts:c=-1", "mcts:x", "uct"):
-        with pytest.raises(UserError):
-            GAME.policy_spec(bad)
     assert prepared(("greedy", "mcts:5", "random")).policies.tolist() == [1, SP.MCTS, 0]
     with pytest.raises(UserError):
         prepared(("greedy", "mcts:x"))
@@ -68,15 +56,7 @@ def test_same_seed_same_results_for_any_chunks_and_the_searcher_matters():
 
 
 def test_same_statistics_on_one_or_two_threads_mirrored():
-    def run(threads, chunk):
-        cfg = RunConfig(game=GAME.name, players=2, seats=SEATS, n=4, seed=5, threads=threads,
-                        rules=GAME.resolve_rules([]), content=None, out=None,
-                        chunk_size=chunk, mirror=True)
-        return play(GAME, prepared(), cfg, None, None)[0]
-
-    a, b = run(1, 4), run(2, 1)
-    for key in a:
-        assert np.array_equal(a[key], b[key]), key
+    check_same_on_one_or_two_threads(GAME, prepared(), SEATS, 4, (4, 1))
 
 
 def test_simulations_do_not_reach_the_run_statistics():

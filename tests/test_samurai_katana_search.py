@@ -6,7 +6,6 @@ and a clearly winning counter found."""
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from kernels.katana_combat import (
     CC_AMOUNT,
@@ -21,10 +20,10 @@ from kernels.samurai_katana import search_hooks as KH
 from kernels.samurai_katana import search_play as KSP
 from kernels.samurai_katana.play import N_ROW
 from kernels.samurai_katana.stats import TABLE, Misc, Moment
-from simcli.errors import UserError
 from simcli.games.samurai_katana import SEARCH_TOP_K, SamuraiKatana, no_forbid
 from simcli.replay import replay
-from simcli.run import RunConfig, play
+from simcli.run import RunConfig
+from tests.search_checks import check_policy_names, check_same_on_one_or_two_threads, play_in_chunks
 
 GAME = SamuraiKatana()
 CONTENT = GAME.load_content(GAME.content_path(None))
@@ -39,14 +38,7 @@ def prepared(seats=SEATS):
 
 def chunked(sizes, seats=SEATS, seed=3, rotation=0, forbid=None):
     """Aggregates and rows of games 0..sum(sizes)-1 played in chunks of `sizes`."""
-    prep = prepared(seats)
-    aggs = GAME.new_aggregates(prep)
-    rows = np.zeros((sum(sizes), N_ROW), np.int64)
-    first = 0
-    for n in sizes:
-        GAME.run_chunk(prep, seed, first, n, aggs, rows[first:first + n], rotation, forbid)
-        first += n
-    return aggs, rows
+    return play_in_chunks(GAME, prepared(seats), sizes, seed, rotation, forbid)
 
 
 def search_at(st, budget=64, seed=9, playout=0, k=0, cut=60):
@@ -74,14 +66,9 @@ def greedy_until(pred, playout=0, seed=1, max_steps=20_000):
 
 
 def test_policy_names_parse_and_bad_ones_are_refused():
-    spec = GAME.policy_spec("mcts:50:rollout=random:c=1.5")
-    assert (spec.budget, spec.rollout, spec.exploration) == (50, "random", 1.5)
-    assert GAME.policy_spec("mcts").budget == GAME.search.budget
+    check_policy_names(GAME, ("ismcts",))
     assert GAME.policy_spec("mcts").rollout == "greedy"
     assert "ISMCTS" in GAME.describe_policy("mcts")
-    for bad in ("mcts:0", "mcts:rollout=mcts", "mcts:c=-1", "mcts:x", "ismcts"):
-        with pytest.raises(UserError):
-            GAME.policy_spec(bad)
 
 
 def test_same_seed_same_results_for_any_chunks_and_the_search_changes_games():
@@ -97,15 +84,7 @@ def test_same_seed_same_results_for_any_chunks_and_the_search_changes_games():
 
 
 def test_same_statistics_on_one_or_two_threads_mirrored():
-    def run(threads, chunk):
-        cfg = RunConfig(game=GAME.name, players=4, seats=SEATS, n=2, seed=5, threads=threads,
-                        rules=RULES, content=None, out=Path("unused"), chunk_size=chunk,
-                        mirror=True)
-        return play(GAME, prepared(), cfg, None, None)[0]
-
-    a, b = run(1, 2), run(2, 1)
-    for key in a:
-        assert np.array_equal(a[key], b[key]), key
+    check_same_on_one_or_two_threads(GAME, prepared(), SEATS, 2, (2, 1))
 
 
 def test_simulations_do_not_reach_the_run_statistics():

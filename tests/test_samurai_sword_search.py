@@ -12,7 +12,7 @@ from kernels.samurai_sword.stats import TABLE, Role, Team
 from kernels.stat_table import zeros
 from simcli.errors import UserError
 from simcli.games.samurai_sword import SEARCH_MAX_ROLLOUT, SamuraiSword
-from simcli.run import RunConfig, play
+from tests.search_checks import check_policy_names, check_same_on_one_or_two_threads, play_in_chunks
 
 GAME = SamuraiSword()
 CONTENT = GAME.load_content(GAME.content_path(None))
@@ -27,24 +27,12 @@ def prepared(seats=SEATS, players=P):
 
 def chunked(sizes, seats=SEATS, seed=3, rotation=0, forbid=None):
     """Aggregates and rows of playouts 0..sum(sizes)-1 played in chunks of `sizes`."""
-    prep = prepared(seats)
-    aggs = zeros(TABLE, GAME.sizes(prep))
-    rows = np.zeros((sum(sizes), len(GAME.row_columns)), np.int64)
-    first = 0
-    for n in sizes:
-        GAME.run_chunk(prep, seed, first, n, aggs, rows[first:first + n], rotation, forbid)
-        first += n
-    return aggs, rows
+    return play_in_chunks(GAME, prepared(seats), sizes, seed, rotation, forbid)
 
 
 def test_policy_names_parse_and_bad_ones_are_refused():
-    spec = GAME.policy_spec("mcts:50:rollout=random:c=1.5")
-    assert (spec.budget, spec.rollout, spec.exploration) == (50, "random", 1.5)
-    assert GAME.policy_spec("mcts").budget == GAME.search.budget
+    check_policy_names(GAME, ("mcts2",))
     assert GAME.policy_spec("mcts").rollout == "heuristic"
-    for bad in ("mcts:0", "mcts:rollout=mcts", "mcts:c=-1", "mcts:x", "mcts2"):
-        with pytest.raises(UserError):
-            GAME.policy_spec(bad)
     with pytest.raises(UserError):
         prepared(("mcts:x", *SEATS[1:]))
 
@@ -60,15 +48,7 @@ def test_same_seed_same_results_for_any_chunks_and_the_searcher_changes_games():
 
 
 def test_same_statistics_on_one_or_two_threads_mirrored():
-    def run(threads, chunk):
-        cfg = RunConfig(game=GAME.name, players=P, seats=SEATS, n=3, seed=5, threads=threads,
-                        rules=GAME.resolve_rules([]), content=None, out=None,
-                        chunk_size=chunk, mirror=True)
-        return play(GAME, prepared(), cfg, None, None)[0]
-
-    a, b = run(1, 3), run(2, 1)
-    for key in a:
-        assert np.array_equal(a[key], b[key]), key
+    check_same_on_one_or_two_threads(GAME, prepared(), SEATS, 3, (3, 1))
 
 
 def test_simulations_do_not_reach_the_run_statistics():

@@ -14,10 +14,14 @@ from kernels.sixteen_samurai import rules as KR
 from kernels.sixteen_samurai import search_hooks as SH
 from kernels.sixteen_samurai.play import Call
 from kernels.sixteen_samurai.stats import BattleStat
-from simcli.errors import UserError
 from simcli.games.sixteen_samurai import SixteenSamurai
 from simcli.replay import replay
-from simcli.run import RunConfig, build_config, play
+from simcli.run import build_config
+from tests.search_checks import (
+    check_policy_names,
+    check_same_on_one_or_two_threads,
+    play_in_chunks,
+)
 from tests.test_sixteen_samurai_handle import clone, swap_hidden
 
 GAME = SixteenSamurai()
@@ -31,24 +35,12 @@ def prepared(seats=SEATS, rules=()):
 
 def chunked(sizes, seats=SEATS, seed=3, rotation=0, forbid=None):
     """Aggregates and rows of playouts 0..sum(sizes)-1 played in chunks of `sizes`."""
-    prep = prepared(seats)
-    aggs = GAME.new_aggregates(prep)
-    rows = np.zeros((sum(sizes), len(GAME.row_columns)), np.int64)
-    first = 0
-    for n in sizes:
-        GAME.run_chunk(prep, seed, first, n, aggs, rows[first:first + n], rotation, forbid)
-        first += n
-    return aggs, rows
+    return play_in_chunks(GAME, prepared(seats), sizes, seed, rotation, forbid)
 
 
 def test_policy_names_parse_and_bad_ones_are_refused():
-    spec = GAME.policy_spec("mcts:50:rollout=random:c=1.5")
-    assert (spec.budget, spec.rollout, spec.exploration) == (50, "random", 1.5)
-    assert GAME.policy_spec("mcts").budget == GAME.search.budget
+    check_policy_names(GAME, ("ucts:5",))
     assert "ISMCTS" in GAME.search.help
-    for bad in ("mcts:0", "mcts:rollout=mcts", "mcts:c=-1", "mcts:x", "ucts:5"):
-        with pytest.raises(UserError):
-            GAME.policy_spec(bad)
 
 
 def test_same_seed_same_results_for_any_chunks_and_the_searcher_matters():
@@ -65,16 +57,7 @@ def test_same_seed_same_results_for_any_chunks_and_the_searcher_matters():
 
 def test_same_statistics_on_one_or_two_threads_mirrored():
     seats = ("greedy", "mcts:6", "greedy")
-
-    def run(threads, chunk):
-        cfg = RunConfig(game=GAME.name, players=3, seats=seats, n=3, seed=5,
-                        threads=threads, rules=GAME.resolve_rules([]), content=None,
-                        out=Path("unused"), chunk_size=chunk, mirror=True)
-        return play(GAME, prepared(seats), cfg, None, None)[0]
-
-    a, b = run(1, 3), run(2, 1)
-    for key in a:
-        assert np.array_equal(a[key], b[key]), key
+    check_same_on_one_or_two_threads(GAME, prepared(seats), seats, 3, (3, 1))
 
 
 def test_simulations_do_not_reach_the_run_statistics():
