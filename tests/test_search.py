@@ -5,6 +5,7 @@ import subprocess
 import sys
 from collections import namedtuple
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -88,6 +89,15 @@ def test_register_hooks_names_missing_and_unknown_hooks():
     Other = namedtuple("Other", ["x"])
     with pytest.raises(TypeError, match=r"missing hooks \['apply'.*unknown hooks \['aply'\]"):
         search.register_hooks(Other, aply=None)
+    # a rules module gives the hooks of RULES_HOOKS it has (called on the state's `st`)
+    rules = SimpleNamespace(to_move=None, apply=None, evaluate=None)
+    with pytest.raises(TypeError) as e:
+        search.register_hooks(Other, rules=rules, clone=None)
+    missing = str(e.value).split("missing hooks ")[1].split("]")[0]
+    for name in ("to_move", "apply", "clone"):
+        assert f"'{name}'" not in missing
+    for name in ("evaluate", "determinize", "legal_actions", "outcome"):
+        assert f"'{name}'" in missing  # evaluate is never the rules' to give
 
 
 def test_the_search_cache_index_loads_where_tests_cannot_be_imported(tmp_path):
