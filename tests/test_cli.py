@@ -289,17 +289,27 @@ def test_bench_reports_rates_and_compile_time(bench_json):
     assert r.exit_code == 0 and "| sixteen-samurai: playouts/s, 1 thread |" in r.stdout
 
 
-def test_bench_baseline_passes_on_itself_and_fails_on_a_doctored_one(bench_json, tmp_path):
-    r = invoke(*BENCH, "--baseline", bench_json, "--tolerance", "0.5")
-    assert r.exit_code == 0, r.output
+def _scaled_baseline(bench_json, path, factor):
+    """bench_json with its speeds (playouts and dice) times `factor`."""
     doc = json.loads(bench_json.read_text())
-    fast = doc["games"]["sixteen-samurai"]["playouts_per_s"]
-    for key in ("median", "min", "max"):
-        fast[key] *= 10  # a baseline ten times faster than this machine
-    fast["values"] = [v * 10 for v in fast["values"]]
-    doctored = tmp_path / "fast.json"
-    doctored.write_text(json.dumps(doc))
-    r = invoke(*BENCH, "--baseline", doctored, "--json")
+    for m in (doc["games"]["sixteen-samurai"]["playouts_per_s"],
+              doc["dice"]["resolutions_per_s"]):
+        for key in ("median", "min", "max"):
+            m[key] *= factor
+        m["values"] = [v * factor for v in m["values"]]
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_bench_baseline_passes_on_a_slower_one_and_fails_on_a_faster_one(bench_json, tmp_path):
+    # Baselines 10 times slower and faster than this machine: the verdicts cannot flip with
+    # the load of other tests running beside this one (a baseline measured a moment ago on
+    # a machine whose other core was busy can be 2x off either way).
+    slow = _scaled_baseline(bench_json, tmp_path / "slow.json", 0.1)
+    r = invoke(*BENCH, "--baseline", slow, "--tolerance", "0.5")
+    assert r.exit_code == 0, r.output
+    fast = _scaled_baseline(bench_json, tmp_path / "fast.json", 10)
+    r = invoke(*BENCH, "--baseline", fast, "--json")
     assert r.exit_code == 1
     verdicts = json.loads(r.stdout)["verdicts"]
     assert any(v["regressed"] for v in verdicts)
