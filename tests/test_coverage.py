@@ -262,3 +262,23 @@ def test_real_game_runs_cover_their_pooled_estimate():
     hits = [(e := rate(w, n)).lo <= pooled <= e.hi for w in wins]
     assert 0.90 <= covered(hits) <= 0.99, covered(hits)
     assert not math.isnan(pooled)
+
+
+@pytest.mark.parametrize(("p_hi", "p_lo", "players", "deals"),
+                         [(0.6, 0.4, 2, 300), (0.45, 0.3, 4, 100), (0.34, 0.21, 5, 60),
+                          (0.93, 0.07, 2, 150)])
+def test_budget_series_difference_of_two_players_in_the_same_games(p_hi, p_lo, players,
+                                                                   deals):
+    """scripts/budget_series.py: per deal, two players' shares of its P rotations won in
+    the same games (one winner a game, so the shares are negatively correlated), and the
+    paired difference of the two."""
+    rng = np.random.default_rng(21)
+    probs = [p_hi, p_lo, max(0.0, round(1.0 - p_hi - p_lo, 12))]
+    hits = []
+    for _ in range(REPS):
+        won = rng.multinomial(1, probs, size=(deals, players)).sum(axis=1) / players
+        x, b = won[:, 0], won[:, 1]
+        e = paired_difference(float(x.sum()), float((x * x).sum()), float(b.sum()),
+                              float((b * b).sum()), float((x * b).sum()), deals)
+        hits.append(e.lo <= p_hi - p_lo <= e.hi)
+    check(hits)
