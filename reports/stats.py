@@ -135,6 +135,13 @@ def paired_difference(sx: float, sxx: float, sb: float, sbb: float, sxb: float, 
     return Estimate(d, max(-1.0, min(d, lo)), min(1.0, max(d, hi)), n)
 
 
+def paired_difference_of(x: np.ndarray, b: np.ndarray,
+                         confidence: float = CONFIDENCE) -> Estimate:
+    """paired_difference of the pairs (x[i], b[i]), values in [0, 1]."""
+    return paired_difference(float(x.sum()), float((x * x).sum()), float(b.sum()),
+                             float((b * b).sum()), float((x * b).sum()), len(x), confidence)
+
+
 def ratio_rate(y: float, x: float, yy: float, xx: float, xy: float, games: int,
                confidence: float = CONFIDENCE) -> Estimate:
     """A rate counted over several observations per game (rounds, turns, battles): the

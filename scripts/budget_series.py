@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from reports.stats import bounded_mean, paired_difference
+from reports.stats import bounded_mean, paired_difference_of
 from simcli import engine
 from simcli.ladder import play_seats
 from simcli.registry import get_game
@@ -40,7 +40,7 @@ def step(game, content, rules, players: int, lo: str, hi: str, others: str, n: i
     wins = play_seats(game, content, rules, seats, names, n, seed, threads, None)
     x = wins[:, names.index(hi)] / players  # hi's share of the deal's games won
     b = wins[:, names.index(lo)] / players
-    d = paired_difference(x.sum(), (x * x).sum(), b.sum(), (b * b).sum(), (x * b).sum(), n)
+    d = paired_difference_of(x, b)
     return {"hi": hi, "lo": lo, "deals": n, "games": n * players,
             "hi_rate": bounded_mean(x.sum(), (x * x).sum(), n),
             "lo_rate": bounded_mean(b.sum(), (b * b).sum(), n), "diff": d,

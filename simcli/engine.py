@@ -231,6 +231,13 @@ def run_chunks(
     return time.perf_counter() - start
 
 
+def spread_plan(game, n: int, threads: int, cap: int | None = None) -> ChunkPlan:
+    """Playouts 0 .. n-1 in chunks of at most the game's chunk size (and `cap`), about four
+    per thread."""
+    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads)), cap or game.chunk_size))
+    return plan(n, size)
+
+
 def play_all(game, prep, seed: int, n: int, threads: int,
              progress: Progress | None = None) -> Aggregates:
     """The merged aggregates of playouts 0 .. n-1 of prepared setup `prep` of `game`
@@ -242,6 +249,6 @@ def play_all(game, prep, seed: int, n: int, threads: int,
         game.run_chunk(prep, seed, chunk.first, chunk.count, aggs, None)
         return aggs
 
-    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
-    run_chunks(plan(n, size), work, lambda _c, part: merge(total, part), threads, progress)
+    run_chunks(spread_plan(game, n, threads), work, lambda _c, part: merge(total, part),
+               threads, progress)
     return total

@@ -65,8 +65,7 @@ def play_seats(game: Game, content, rules: dict, seats: tuple[str, ...], names: 
     def done(chunk: engine.Chunk, part: np.ndarray) -> None:
         wins[chunk.first:chunk.first + chunk.count] = part
 
-    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
-    engine.run_chunks(engine.plan(n, size),
+    engine.run_chunks(engine.spread_plan(game, n, threads),
                       lambda c: pairing_task(game.name, prep, seed, seats, names, c.first,
                                              c.count), done, threads, progress)
     return wins

@@ -10,7 +10,6 @@ its team wins, so the baseline is not simply 1/P.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -64,9 +63,8 @@ def skill_gap(game: Game, policy: str, players: int, n: int, seed: int, threads:
 
     per_seed = probe_seconds(lambda first, count: skill_task(game.name, preps, base, seed,
                                                              first, count))
-    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads)),
-                      int(TARGET_CHUNK_S / per_seed)))  # short chunks: Ctrl-C stays quick
-    engine.run_chunks(engine.plan(n, size),
+    cap = max(1, int(TARGET_CHUNK_S / per_seed))  # short chunks: Ctrl-C stays quick
+    engine.run_chunks(engine.spread_plan(game, n, threads, cap),
                       lambda c: skill_task(game.name, preps, base, seed, c.first, c.count),
                       done, threads, progress)
     kx, kb = np.meshgrid(np.arange(players + 1), np.arange(players + 1), indexing="ij")

@@ -26,7 +26,7 @@ from reports import charts as C
 from reports.fairness import balance_index
 from reports.html import STYLE, image_html, table_html
 from reports.render import markdown_table
-from reports.stats import Estimate, holm, paired_difference
+from reports.stats import Estimate, holm, paired_difference_of
 from simcli import __version__, engine
 from simcli.errors import UserError
 from simcli.games.base import Game
@@ -52,8 +52,7 @@ def won_matrix(game: Game, prep: Any, seed: int, n: int, threads: int,
     def done(chunk: engine.Chunk, part: np.ndarray) -> None:
         won[chunk.first:chunk.first + chunk.count] = part
 
-    size = max(1, min(game.chunk_size, math.ceil(n / (4 * threads))))
-    engine.run_chunks(engine.plan(n, size), work, done, threads, progress)
+    engine.run_chunks(engine.spread_plan(game, n, threads), work, done, threads, progress)
     return won
 
 
@@ -66,8 +65,7 @@ def _paired(x: np.ndarray, b: np.ndarray) -> tuple[Estimate, float]:
     """Mean of x - b (per seed, values in [0, 1]) with its interval and a two-sided
     p-value (normal test of the paired differences)."""
     n = len(x)
-    e = paired_difference(float(x.sum()), float((x * x).sum()), float(b.sum()),
-                          float((b * b).sum()), float((x * b).sum()), n)
+    e = paired_difference_of(x, b)
     d = x - b
     sd = float(d.std(ddof=1)) if n > 1 else 0.0
     p = float(special.erfc(abs(d.mean()) / (sd / math.sqrt(n)) / math.sqrt(2))) if sd > 0 \
