@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import argparse
 import resource
+import sys
 import time
 
 import numpy as np
 
 from reports.stats import bounded_mean, paired_difference_of
 from simcli import engine
+from simcli.errors import UserError
 from simcli.ladder import play_seats
 from simcli.registry import get_game
 
@@ -60,6 +62,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=engine.default_threads())
     a = ap.parse_args()
+    if a.n < 1 or a.threads < 1:
+        raise UserError("-n and --threads must be at least 1")
     game = get_game(a.game)
     game.check_players(a.players)
     content = game.load_content(game.content_path(None))
@@ -69,7 +73,10 @@ def main() -> None:
           "CPU s |")
     print("|---|---|---|---|---|---|---|")
     for s in a.steps.split(","):
-        lo, hi = (f"mcts:{b.strip()}{a.extra}" for b in s.split(":"))
+        budgets = s.split(":")
+        if len(budgets) != 2:
+            raise UserError(f"--steps wants LO:HI budgets, e.g. 50:400, not '{s}'")
+        lo, hi = (f"mcts:{b.strip()}{a.extra}" for b in budgets)
         for p in (lo, hi, a.others):
             game.check_policy(p)
         r = step(game, content, rules, a.players, lo, hi, a.others, a.n, a.seed, a.threads)
@@ -83,4 +90,8 @@ def main() -> None:
 
 if __name__ == "__main__":
     np.seterr(all="ignore")
-    main()
+    try:
+        main()
+    except UserError as e:  # an unknown game, a bad budget or player count: one line
+        print(f"budget_series: error: {e}", file=sys.stderr)
+        sys.exit(2)
