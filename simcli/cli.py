@@ -643,9 +643,9 @@ def sweep(
 @app.command()
 def ladder(
     game: Annotated[str, typer.Argument(help="Game to rate policies in.")],
-    policies: Annotated[str, typer.Option("--policies", help="Comma-separated policies, "
-                                          "random included (the anchor at 0), e.g. "
-                                          "random,greedy,mcts:100,mcts:1000.")],
+    policies: Annotated[str, typer.Option("--policies", help="Comma-separated policies, e.g. "
+                                          "random,greedy,mcts:100,mcts:1000. Rated 0: "
+                                          "random, or the first listed without it.")],
     n: Annotated[int | None, typer.Option("-n", help="Deals per pairing (each played once "
                                           "per seat rotation) and self-play games per "
                                           "policy. Default: the game's default / 50.")] = None,
@@ -661,8 +661,8 @@ def ladder(
     quiet: QuietOpt = False,
     yes: YesOpt = False,
 ) -> None:
-    """Rate policies against each other (Elo, random = 0) and show the game's balance at
-    each level of play."""
+    """Rate policies against each other (Elo; random, or else the first policy, at 0) and
+    show the game's balance at each level of play."""
     from simcli.ladder import run_ladder, tables, trend
 
     if n is not None and not 0 < n <= MAX_PLAYOUT:

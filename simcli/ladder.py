@@ -4,7 +4,8 @@ level of play.
 Every pair of policies plays the same deals with the seats alternating between them and
 rotated round the table (each deal once per rotation, every player carrying its own
 luck), so seat effects cancel. The wins feed a Luce / Bradley-Terry fit on an Elo scale
-anchored at random (reports/ladder.py). Each policy also plays against itself on every
+anchored at random, or at the first policy listed when random does not play
+(reports/ladder.py). Each policy also plays against itself on every
 seat: its seat win rates and balance index, through reports/fairness.py, give the
 "balance vs skill" curve: does the first-player edge grow, shrink or flip as play gets
 stronger?
@@ -35,6 +36,11 @@ from simcli.registry import get_game
 from simcli.runfolder import RunFolder, write_json
 
 ANCHOR = "random"
+
+
+def anchor_of(names: list[str]) -> str:
+    """The policy rated 0: random when it plays, otherwise the first policy listed."""
+    return ANCHOR if ANCHOR in names else names[0]
 
 
 def pairing_task(game_name: str, prep: Any, seed: int, seats: tuple[str, ...],
@@ -111,9 +117,7 @@ def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: i
         raise UserError("--policies needs at least two different policies")
     for p in names:
         game.check_policy(p)
-    if ANCHOR not in names:
-        raise UserError(f"--policies must include '{ANCHOR}' (the anchor of the ratings at "
-                        f"0)")
+    anchor = anchor_of(names)
     players = players or game.default_players
     game.check_players(players)
     n = n or max(1_000, game.default_n // 50)
@@ -131,13 +135,14 @@ def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: i
         pairings = [play_pairing(game, loaded, chosen, players, a, b, names, n, seed, threads,
                                  progress)
                     for i, a in enumerate(names) for b in names[i + 1:]]
-        fitted = ratings(pairings, names, anchor=names.index(ANCHOR), boot=boot, seed=seed)
+        fitted = ratings(pairings, names, anchor=names.index(anchor), boot=boot, seed=seed)
         balance = {p: self_play(game, loaded, chosen, players, p, n, seed, threads, progress)
                    for p in names}
         manifest = {
             "format": 1, "tool": "simcli", "kind": "ladder", "tool_version": __version__,
             "game": game.name, "game_title": game.title, "players": players,
-            "policies": names, "deals_per_pairing": n, "games_per_pairing": n * players,
+            "policies": names, "anchor": anchor, "deals_per_pairing": n,
+            "games_per_pairing": n * players,
             "self_play_games": n, "seed": seed, "rules": chosen,
             "content": loaded.identity(), "bootstrap": boot, "threads": threads,
             "cores": os.cpu_count(), "seconds": round(time.perf_counter() - t0, 2),
@@ -208,8 +213,9 @@ def write_ladder(folder: Path, game: Game, fitted: list[Rating],
         df.write_csv(tdir / f"{name}.csv")
     cdir = folder / "charts"
     cdir.mkdir()
+    anchor = manifest["anchor"]
     C.bars_with_ci(cdir / "ratings.png", rt["policy"].to_list(), rt["elo"], rt["ci_low"],
-                   rt["ci_high"], title=f"{game.title}: policy ratings (Elo, random = 0)",
+                   rt["ci_high"], title=f"{game.title}: policy ratings (Elo, {anchor} = 0)",
                    ylabel="Elo rating", percent=False)
     C.line_with_band(cdir / "balance_vs_skill.png", bt["elo"].to_numpy(),
                      bt["balance"].to_numpy(), bt["balance_ci_low"].to_numpy(),
@@ -224,7 +230,8 @@ def write_ladder(folder: Path, game: Game, fitted: list[Rating],
     md = [f"# Ladder: {game.title}", "", facts, "", sentence, "", "## Ratings", "",
           markdown_table(rt), "", "![ratings](charts/ratings.png)", "",
           "## Balance by policy (every seat plays it)", "", markdown_table(bt), "",
-          "![balance vs skill](charts/balance_vs_skill.png)", "", "## Methods", "", METHODS]
+          "![balance vs skill](charts/balance_vs_skill.png)", "", "## Methods", "",
+          methods(anchor)]
     (folder / "report.md").write_text("\n".join(md), encoding="utf-8")
     page = [f"<!doctype html><html><head><meta charset='utf-8'><title>Ladder: "
             f"{game.title}</title><style>{STYLE}</style></head><body>"
@@ -233,8 +240,13 @@ def write_ladder(folder: Path, game: Game, fitted: list[Rating],
             image_html(cdir / "ratings.png", "Elo ratings with 95% bootstrap intervals"),
             "<h2>Balance by policy</h2>", table_html(bt),
             image_html(cdir / "balance_vs_skill.png", "Balance index against rating"),
-            f"<h2>Methods</h2><p>{METHODS}</p></body></html>"]
+            f"<h2>Methods</h2><p>{methods(anchor)}</p></body></html>"]
     (folder / "report.html").write_text("\n".join(page), encoding="utf-8")
+
+
+def methods(anchor: str) -> str:
+    """The ladder report's methods paragraph, naming the policy rated 0."""
+    return METHODS.format(anchor=anchor)
 
 
 METHODS = (
@@ -242,7 +254,7 @@ METHODS = (
     "and rotated round the table (each deal once per rotation, every player keeping its own "
     "luck), so seat effects cancel. Ratings are the maximum-likelihood strengths of a Luce "
     "choice model (Bradley-Terry with two players; a shared win splits among its winners), "
-    "fitted with Hunter's MM algorithm and shown as Elo, 400 log10(strength), random at 0; "
+    "fitted with Hunter's MM algorithm and shown as Elo, 400 log10(strength), {anchor} at 0; "
     "95% intervals are percentiles of refits on deals resampled within each pairing. "
     "Balance by policy: every seat plays the policy; seat rates have Wilson intervals, "
     "flags are exact binomial tests against the fair share, Holm-adjusted, at 99%, and "

@@ -27,6 +27,26 @@ def test_ladder_rates_policies_and_shows_balance_by_policy(tmp_path):
     assert json.loads((out / "manifest.json").read_text())["kind"] == "ladder"
 
 
+def test_ladder_without_random_rates_the_first_policy_at_zero(tmp_path):
+    out = tmp_path / "lad"
+    r = runner.invoke(app, ["ladder", "sixteen-samurai", "--policies", "greedy,random", "-n",
+                            "200", "--players", "2", "--out", str(out), "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    ratings = {x["policy"]: x for x in json.loads(r.stdout)["ratings"]}
+    assert ratings["random"]["elo"] == 0.0  # random is the anchor wherever it is listed
+    out2 = tmp_path / "lad2"
+    r = runner.invoke(app, ["ladder", "samsara", "--policies", "greedy,lookahead",
+                            "-n", "40", "--out", str(out2), "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    ratings = {x["policy"]: x for x in doc["ratings"]}
+    assert ratings["greedy"]["elo"] == ratings["greedy"]["ci_low"] == 0.0  # the anchor
+    assert ratings["lookahead"]["ci_high"] > ratings["lookahead"]["ci_low"]
+    assert doc["manifest"]["anchor"] == "greedy"
+    report = (out2 / "report.md").read_text()
+    assert "greedy at 0" in report and "random at 0" not in report
+
+
 def test_ladder_refuses_bad_policy_lists(tmp_path):
     for policies, needle in (("greedy", "at least two"), ("greedy,greedy", "at least two"),
                              ("greedy,nobody", "unknown policy"),
