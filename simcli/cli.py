@@ -38,8 +38,8 @@ ClickError = _click.exceptions.ClickException
 UsageError = _click.exceptions.UsageError
 ABORTS = tuple({getattr(_click.exceptions, "Abort", typer.Abort), typer.Abort})
 
-err = Console(stderr=True)
-out = Console()
+err = Console(stderr=True, emoji=False)  # "mcts:100:c=2" must not show an emoji
+out = Console(emoji=False)
 
 MULTI_VALUE_OPTIONS = ("--dice",)
 MAX_PLAYOUT = 2**62  # playout indices stay far inside the kernels' int64

@@ -59,6 +59,12 @@ def test_ladder_refuses_bad_policy_lists(tmp_path):
     assert r.exit_code == 2
 
 
+def test_a_policy_name_is_printed_as_typed_not_as_an_emoji(tmp_path):
+    r = runner.invoke(app, ["ladder", "samsara", "--policies", "greedy,mcts:100:c=abc",
+                            "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "'mcts:100:c=abc'" in r.stderr, r.output
+
+
 def test_tune_command_writes_the_best_content(tmp_path):
     out = tmp_path / "t"
     r = runner.invoke(app, ["tune", "sixteen-samurai", "--param", "clan.size=9..11",
