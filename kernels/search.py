@@ -112,7 +112,7 @@ def register_hooks(state_class: type, *, rules=None, fixed_root: bool = False,
     given = set(impls)
     if rules is not None:
         given |= {n for n in RULES_HOOKS if hasattr(rules, n)}
-    if given != names or not set(impls) <= names:
+    if given != names:  # given covers impls, so an unknown hook also differs
         missing, unknown = sorted(names - given), sorted(set(impls) - names)
         raise TypeError(f"register_hooks: missing hooks {missing}, unknown hooks {unknown}")
 
@@ -209,6 +209,22 @@ def seed_search(ws, seed, playout, seat):
     """Key the search's stream to (seed, playout, lane SEARCH_LANE + seat): the same
     decisions for the same seed on any thread."""
     seed_lane(ws.stream[0], seed, playout, SEARCH_LANE + seat)
+
+
+@njit(**NO_ALLOC)
+def copy1(dst, src):
+    """dst[i] = src[i] over a 1-d src, element by element: the search loop runs without
+    numba's reference counting, which an array-to-array slice assignment needs."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit(**NO_ALLOC)
+def copy2(dst, src):
+    """dst[i, j] = src[i, j] over a 2-d src, element by element (see copy1)."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
 
 
 @njit(**NO_ALLOC)

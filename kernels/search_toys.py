@@ -44,21 +44,11 @@ def nim_apply(st, a):
 
 
 @njit(cache=True)
-def copy_into(dst, src):
-    """dst[...] = src[...] element by element (the search's loop runs without numba's
-    reference-counting runtime, which an array-to-array slice assignment needs)."""
-    flat_dst = dst.reshape(-1)
-    flat_src = src.reshape(-1)
-    for i in range(flat_src.shape[0]):
-        flat_dst[i] = flat_src[i]
-
-
-@njit(cache=True)
 def nim_clone(dst, src):
-    copy_into(dst.heap, src.heap)
-    copy_into(dst.turn, src.turn)
-    copy_into(dst.winner, src.winner)
-    copy_into(dst.rng, src.rng)
+    search.copy1(dst.heap, src.heap)
+    search.copy1(dst.turn, src.turn)
+    search.copy1(dst.winner, src.winner)
+    search.copy2(dst.rng, src.rng)
 
 
 @njit(cache=True)
@@ -139,11 +129,11 @@ def high_card_determinize(st, player, stream):
 
 @njit(cache=True)
 def high_card_clone(dst, src):
-    copy_into(dst.card, src.card)
-    copy_into(dst.deck, src.deck)
-    copy_into(dst.bet, src.bet)
-    copy_into(dst.done, src.done)
-    copy_into(dst.rng, src.rng)
+    search.copy1(dst.card, src.card)
+    search.copy1(dst.deck, src.deck)
+    search.copy1(dst.bet, src.bet)
+    search.copy1(dst.done, src.done)
+    search.copy2(dst.rng, src.rng)
 
 
 @njit(cache=True)

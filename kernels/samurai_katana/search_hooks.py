@@ -126,38 +126,25 @@ def new_scratch(st, ban: np.ndarray, top_k: int, table, sizes: dict,
 # --- clone and determinize ---------------------------------------------------------------
 
 @njit(**NO_ALLOC)
-def _copy2(dst, src):
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
-
-
-@njit(**NO_ALLOC)
-def _copy1(dst, src):
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
-
-@njit(**NO_ALLOC)
 def clone_state(dst, src):
     """Copy the position and progress of the game in `src` into `dst` (the run's
     parameters are shared; streams are copied, then reseeded by determinize)."""
     d = dst.st
     s = src.st
-    _copy2(d.bd, s.bd)
-    _copy2(d.pl, s.pl)
-    _copy2(d.pcount, s.pcount)
-    _copy2(d.hand, s.hand)
-    _copy2(d.piles, s.piles)
-    _copy2(d.src, s.src)
-    _copy2(d.scr, s.scr)
-    _copy2(d.rng, s.rng)
-    _copy1(d.gs, s.gs)
-    _copy1(d.hist, s.hist)
-    _copy1(d.row, s.row)
-    _copy1(d.cx, s.cx)
-    _copy1(d.bt, s.bt)
-    _copy1(d.pol, s.pol)
+    search.copy2(d.bd, s.bd)
+    search.copy2(d.pl, s.pl)
+    search.copy2(d.pcount, s.pcount)
+    search.copy2(d.hand, s.hand)
+    search.copy2(d.piles, s.piles)
+    search.copy2(d.src, s.src)
+    search.copy2(d.scr, s.scr)
+    search.copy2(d.rng, s.rng)
+    search.copy1(d.gs, s.gs)
+    search.copy1(d.hist, s.hist)
+    search.copy1(d.row, s.row)
+    search.copy1(d.cx, s.cx)
+    search.copy1(d.bt, s.bt)
+    search.copy1(d.pol, s.pol)
     d.phase[0] = s.phase[0]
     d.actor[0] = s.actor[0]
     d.auto[0] = s.auto[0]

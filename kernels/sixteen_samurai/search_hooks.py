@@ -163,24 +163,11 @@ def new_scratch(st, ban: np.ndarray, draft_k: int, table, sizes: dict) -> Search
 
 # --- copying ------------------------------------------------------------------------------
 @njit(**NO_ALLOC)
-def _copy(d, s):
-    for i in range(s.shape[0]):
-        d[i] = s[i]
-
-
-@njit(**NO_ALLOC)
 def _copy_rows(d, s, n):
     """Rows p of d get the first n[p] entries of s's rows."""
     for p in range(n.shape[0]):
         for i in range(n[p]):
             d[p, i] = s[p, i]
-
-
-@njit(**NO_ALLOC)
-def _copy_2d(d, s):
-    for i in range(s.shape[0]):
-        for j in range(s.shape[1]):
-            d[i, j] = s[i, j]
 
 
 @njit(**NO_ALLOC)
@@ -201,19 +188,19 @@ def clone_state(dst, src):
                  (d.last_card, s.last_card), (d.clan_tot, s.clan_tot),
                  (d.hall_fb, s.hall_fb), (d.fb_players, s.fb_players),
                  (d.champion, s.champion)):
-        _copy(a, b)
+        search.copy1(a, b)
     for a, b in ((d.part, s.part), (d.is_uma, s.is_uma), (d.medic, s.medic),
                  (d.again, s.again), (d.infb, s.infb)):
-        _copy(a, b)
+        search.copy1(a, b)
     _copy_rows(d.deck, s.deck, s.deck_n)
     _copy_rows(d.hand, s.hand, s.hand_n)
     _copy_rows(d.hall, s.hall, s.hall_n)
     for i in range(s.disc_n[0]):
         d.disc[i] = s.disc[i]
-    _copy_2d(d.held, s.held)
-    _copy_2d(d.played_r, s.played_r)
-    _copy_2d(d.played_g, s.played_g)
-    _copy_2d(d.rng, s.rng)
+    search.copy2(d.held, s.held)
+    search.copy2(d.played_r, s.played_r)
+    search.copy2(d.played_g, s.played_g)
+    search.copy2(d.rng, s.rng)
 
 
 # --- determinization ----------------------------------------------------------------------
