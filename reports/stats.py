@@ -142,6 +142,32 @@ def paired_difference_of(x: np.ndarray, b: np.ndarray,
                              float((b * b).sum()), float((x * b).sum()), len(x), confidence)
 
 
+def paired_difference_p(x: np.ndarray, b: np.ndarray) -> float:
+    """Two-sided p-value of "mean of x - b is 0" that agrees with paired_difference_of's
+    interval: the smallest alpha whose (1 - alpha) interval excludes 0 (so the 95% interval
+    excludes 0 exactly when p < 0.05), found by bisection on log(alpha)."""
+    d = float(np.mean(x) - np.mean(b)) if len(x) else 0.0
+    if d == 0.0:
+        return 1.0
+
+    def excludes(alpha: float) -> bool:
+        e = paired_difference_of(x, b, confidence=1.0 - alpha)
+        return e.lo > 0.0 or e.hi < 0.0
+
+    lo, hi = math.log(1e-15), math.log(1.0 - 1e-9)
+    if excludes(math.exp(lo)):
+        return math.exp(lo)
+    if not excludes(math.exp(hi)):
+        return 1.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if excludes(math.exp(mid)):
+            hi = mid
+        else:
+            lo = mid
+    return math.exp(hi)
+
+
 def ratio_rate(y: float, x: float, yy: float, xx: float, xy: float, games: int,
                confidence: float = CONFIDENCE) -> Estimate:
     """A rate counted over several observations per game (rounds, turns, battles): the

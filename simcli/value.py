@@ -11,7 +11,6 @@ index.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,13 +19,12 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import special
 
 from reports import charts as C
 from reports.fairness import balance_index
 from reports.html import STYLE, image_html, table_html
 from reports.render import markdown_table
-from reports.stats import Estimate, holm, paired_difference_of
+from reports.stats import Estimate, holm, paired_difference_of, paired_difference_p
 from simcli import __version__, engine
 from simcli.errors import UserError
 from simcli.games.base import Game
@@ -62,15 +60,9 @@ def prep_players(prep: Any) -> int:
 
 
 def _paired(x: np.ndarray, b: np.ndarray) -> tuple[Estimate, float]:
-    """Mean of x - b (per seed, values in [0, 1]) with its interval and a two-sided
-    p-value (normal test of the paired differences)."""
-    n = len(x)
-    e = paired_difference_of(x, b)
-    d = x - b
-    sd = float(d.std(ddof=1)) if n > 1 else 0.0
-    p = float(special.erfc(abs(d.mean()) / (sd / math.sqrt(n)) / math.sqrt(2))) if sd > 0 \
-        else (1.0 if d.mean() == 0 else 0.0)
-    return e, p
+    """Mean of x - b (per seed, values in [0, 1]) with its interval and the two-sided
+    p-value of the test that interval implies (p < 0.05 exactly when it excludes 0)."""
+    return paired_difference_of(x, b), paired_difference_p(x, b)
 
 
 @dataclass

@@ -63,3 +63,26 @@ def test_holm_adjustment():
 def test_interval_always_contains_its_value(k, n):
     e = rate(k, n)
     assert e.lo <= e.value <= e.hi
+
+
+def test_paired_difference_p_agrees_with_the_interval():
+    """p < 0.05 exactly when the 95% interval excludes 0, also at a handful of pairs where a
+    normal test of the differences disagrees (4 pairs, all x - b = 1: p was 0)."""
+    import numpy as np
+
+    from reports.stats import paired_difference_of, paired_difference_p
+
+    rng = np.random.default_rng(5)
+    cases = [(np.ones(4), np.zeros(4)), (np.array([1.0, 1, 1, 0]), np.zeros(4)),
+             (np.array([0.5, 0.5]), np.array([0.0, 0.0]))]
+    for n in (2, 3, 5, 10, 40, 300):
+        for q in (0.3, 0.5, 0.8):
+            cases.append(((rng.random(n) < q).astype(float),
+                          (rng.random(n) < 0.5).astype(float)))
+    for x, b in cases:
+        e = paired_difference_of(x, b)
+        p = paired_difference_p(x, b)
+        assert 0.0 < p <= 1.0
+        assert (p < 0.05) == (e.lo > 0 or e.hi < 0), (x, b, e, p)
+    assert paired_difference_p(np.ones(4), np.zeros(4)) > 1e-6  # 4 pairs prove little
+    assert paired_difference_p(np.full(5, 0.5), np.full(5, 0.5)) == 1.0
