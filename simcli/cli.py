@@ -983,6 +983,14 @@ def bench(
     if not 0 <= tolerance < 1:
         raise UserError(f"--tolerance must be in [0, 1), not {tolerance}")
     base = load_baseline(baseline) if baseline is not None else None
+    if base is not None:
+        from simcli.registry import GAMES
+
+        measured = set(names or GAMES)
+        if not measured & set(base["games"]):
+            raise UserError(f"baseline {baseline} holds none of the games measured "
+                            f"({', '.join(sorted(measured))}), so nothing could be compared; "
+                            f"it has {', '.join(sorted(base['games'])) or 'no game'}")
     res = run_bench(names, threads=threads or engine.default_threads(), seconds=seconds,
                     repeats=repeats, cold=cold)
     verdicts = compare(res, base, tolerance) if base is not None else None

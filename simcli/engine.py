@@ -145,6 +145,19 @@ def duration(seconds: float) -> str:
     return f"{seconds / (365.25 * DAY_S):,.0f} years"
 
 
+def check_memory(needed: float, what: str) -> None:
+    """UserError when keeping `needed` bytes (per-deal results of `what`) would take more
+    than half of this machine's memory: refused before anything is played."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return
+    if needed > total / 2:
+        raise UserError(f"{what} would keep {needed / 2**30:,.0f} GiB of per-deal results in "
+                        f"memory, more than half of this machine's {total / 2**30:,.0f} GiB; "
+                        f"ask for fewer")
+
+
 def too_long(estimate_s: float, what: str) -> UserError:
     """The refusal of a run estimated to take longer than allowed."""
     return UserError(f"this would take about {duration(estimate_s)} ({what}), more than a "

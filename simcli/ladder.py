@@ -123,12 +123,15 @@ def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: i
     n = n or max(1_000, game.default_n // 50)
     if n <= 0:
         raise UserError(f"-n must be a positive number of deals, not {n}")
+    pairs = len(names) * (len(names) - 1) // 2
+    engine.check_memory(8.0 * n * len(names) * (pairs + 1), f"-n {n:,} deals per pairing")
     threads = threads or engine.default_threads()
     chosen = game.resolve_rules(rules)
     loaded = game.load_content(game.content_path(content))
+    auto = out is None
     if out is None:
         out = Path("runs") / f"ladder-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    folder = RunFolder(out, force)
+    folder = RunFolder(out, force, auto=auto)
     try:
         folder.create()
         t0 = time.perf_counter()

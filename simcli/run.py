@@ -35,6 +35,8 @@ from simcli.runfolder import (
     disk_error,
     is_int,
     load_run,
+    move_into,
+    record_rewritten,
     save_aggregates,
     write_failure,
     write_json,
@@ -65,6 +67,7 @@ class RunConfig:
     target_ci: float | None = None
     html: bool = False
     yes: bool = False  # run even if the estimated time exceeds a day
+    auto_out: bool = False  # out is a name simcli chose (no --out): the next free one at the end
     command: list[str] = field(default_factory=list)
 
 
@@ -140,19 +143,16 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
     for s in seat_list:
         game.check_policy(s)
     chosen = game.resolve_rules(rules)
+    auto_out = out is None
     if out is None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         out = Path("runs") / f"{game.name}-{players}p-seed{seed}-{stamp}"
-        k = 1
-        while out.exists():
-            out = Path("runs") / f"{game.name}-{players}p-seed{seed}-{stamp}-{k}"
-            k += 1
     cfg = RunConfig(
         game=game.name, players=players, seats=seat_list, n=n, seed=seed,
         threads=threads or engine.default_threads(), rules=chosen, content=content, out=out,
         force=force, save_games=save_games, chunk_size=chunk_size, backend=backend,
         scheduler=scheduler, workers=workers, checkpoint=checkpoint, mirror=mirror,
-        target_ci=target_ci, html=html, yes=yes, command=list(sys.argv),
+        target_ci=target_ci, html=html, yes=yes, auto_out=auto_out, command=list(sys.argv),
     )
     return game, cfg
 
@@ -402,7 +402,8 @@ def run_game(cfg: RunConfig, progress: engine.Progress | None = None,
     """
     game = get_game(cfg.game)
     resuming = state is not None
-    folder = RunFolder(cfg.out, cfg.force, checkpointed=cfg.checkpoint, resuming=resuming)
+    folder = RunFolder(cfg.out, cfg.force, checkpointed=cfg.checkpoint, resuming=resuming,
+                       auto=cfg.auto_out and not resuming)
     content_file = folder.partial / CONTENT_COPY if resuming else game.content_path(cfg.content)
     content = game.load_content(content_file)
     started = datetime.now(UTC)
@@ -562,11 +563,8 @@ def rerender(folder: Path, html: bool = False) -> RunResult:
         write_all(summary, manifest, tmp)
         if html:
             write_html(summary, manifest, tmp)
-        for item in tmp.iterdir():
-            target = folder / item.name
-            if target.is_dir():
-                shutil.rmtree(target)
-            item.replace(target)
+        written = move_into(tmp, folder)
+        record_rewritten(folder, written)
     except Exception as exc:
         failed = write_failure(exc, folder)
         if failed is None:

@@ -28,6 +28,7 @@ MANIFEST = "manifest.json"
 AGGREGATES = "aggregates.json"
 CONTENT_COPY = "content.toml"
 CHECKPOINT = "checkpoint.json"
+INVENTORY = ".simcli-files.json"  # what simcli wrote in a finished folder (for --force)
 PARTIAL = ".partial"
 JSON_LIMIT = 64 * 2**20  # manifests, aggregates, checkpoints and baselines are far smaller
 CONTENT_LIMIT = 8 * 2**20  # content files and specs; a 10,000-card roster is about 1.5 MB
@@ -89,9 +90,13 @@ class RunFolder:
     """
 
     def __init__(self, final: Path, force: bool, checkpointed: bool = False,
-                 resuming: bool = False) -> None:
+                 resuming: bool = False, auto: bool = False) -> None:
         final = check_out_path(final)
+        self.base = final
+        if auto:  # a name simcli chose (no --out): the next free one, never another's folder
+            final = free_name(final)
         self.final = final
+        self.auto = auto
         self.checkpointed = checkpointed
         self.resuming = resuming
         self.replace = False
@@ -104,6 +109,7 @@ class RunFolder:
                 raise UserError(f"--force replaces only a folder simcli wrote (a finished run, "
                                 f"study or sweep with its {MANIFEST}); {final} is not one, "
                                 f"so nothing was touched")
+            refuse_if_changed(final, "nothing was touched")
             self.replace = True
         clean_stale_partials(final)
         self.partial = partial_dir(final)
@@ -161,10 +167,21 @@ class RunFolder:
             if not written_by_simcli(self.final):
                 raise UserError(f"{self.final} changed during the run and is no longer a "
                                 f"folder simcli wrote; nothing was replaced")
+            refuse_if_changed(self.final, "nothing was replaced")
             old = self.final.parent / f".{self.final.name}.old-{uuid.uuid4().hex[:8]}"
             self.final.rename(old)
+        claimed = False
+        while self.auto and old is None and not claimed:
+            try:
+                self.final.mkdir()
+                claimed = True
+            except FileExistsError:  # another run took the name simcli chose: the next one
+                self.final = free_name(self.base)
+            except OSError:
+                break  # reported below
         try:
-            self.final.mkdir()  # exclusive claim of the name
+            if not claimed:
+                self.final.mkdir()  # exclusive claim of the name
         except FileExistsError:
             if old is not None:
                 old.rename(self.final)
@@ -174,6 +191,13 @@ class RunFolder:
         except OSError as exc:
             raise UserError(f"cannot create output folder {self.final}: "
                             f"{exc.strerror or exc}") from None
+        try:
+            write_json(self.path / INVENTORY, {"format": 1, "entries": inventory(self.path)})
+        except BaseException:
+            self.final.rmdir()
+            if old is not None:
+                old.rename(self.final)
+            raise
         self.path.rename(self.final)  # replaces the empty folder claimed just above
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
@@ -190,6 +214,15 @@ class RunFolder:
 def note(text: str) -> None:
     """A one-line notice on stderr (not an error)."""
     print(f"simcli: {text}", file=sys.stderr, flush=True)
+
+
+def free_name(out: Path) -> Path:
+    """`out`, or `out-2`, `out-3` ... the first name nothing holds yet."""
+    candidate, k = out, 2
+    while candidate.exists() or candidate.is_symlink():
+        candidate = out.with_name(f"{out.name}-{k}")
+        k += 1
+    return candidate
 
 
 def partial_dir(out: Path) -> Path:
@@ -261,6 +294,97 @@ def written_by_simcli(folder: Path) -> bool:
     except UserError:
         return False
     return isinstance(doc, dict) and doc.get("tool") == "simcli"
+
+
+def inventory(root: Path) -> dict[str, list]:
+    """Every entry under `root` (not following links) but the inventory file itself:
+    relative path -> ["d"] for a folder, ["f", size, mtime_ns] for a file, ["l"] for a
+    link or anything else."""
+    out: dict[str, list] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        base = Path(dirpath)
+        for name in dirnames + filenames:
+            path = base / name
+            rel = path.relative_to(root).as_posix()
+            if rel == INVENTORY:
+                continue
+            st = path.lstat()
+            if stat.S_ISDIR(st.st_mode):
+                out[rel] = ["d"]
+            elif stat.S_ISREG(st.st_mode):
+                out[rel] = ["f", st.st_size, st.st_mtime_ns]
+            else:
+                out[rel] = ["l"]
+    return out
+
+
+def not_as_written(folder: Path) -> str | None:
+    """Why `folder` holds more than simcli wrote there, or something it wrote was changed
+    since (a sentence), or None when it holds only simcli's files as written: the entries
+    are checked against the inventory simcli recorded when it finished the folder."""
+    try:
+        doc = read_json(folder / INVENTORY, "file list")
+        recorded = doc["entries"]
+        if not isinstance(recorded, dict):
+            raise TypeError
+    except (UserError, KeyError, TypeError):
+        return (f"it has no record of the files simcli wrote ({INVENTORY}; folders written "
+                f"before simcli kept one have none)")
+    for rel, entry in inventory(folder).items():
+        if rel not in recorded:
+            return f"{folder / rel} was not written by simcli"
+        if entry != recorded[rel]:
+            return f"{folder / rel} changed since simcli wrote it"
+    return None
+
+
+def refuse_if_changed(folder: Path, consequence: str) -> None:
+    """UserError unless `folder` holds only simcli's files as it wrote them."""
+    why = not_as_written(folder)
+    if why is not None:
+        raise UserError(f"--force replaces only what simcli wrote, and {why}; {consequence} "
+                        f"(remove or move the folder yourself to reuse the name)")
+
+
+def move_into(src: Path, dst: Path) -> list[Path]:
+    """Move every file under `src` to the same place under `dst`, replacing a file of the
+    same name and keeping anything else in `dst` (nothing simcli did not write is removed);
+    the files written, as paths under dst."""
+    written = []
+    for item in sorted(src.iterdir()):
+        target = dst / item.name
+        if item.is_dir():
+            if target.is_symlink() or (target.exists() and not target.is_dir()):
+                raise UserError(f"{target} is not a folder; simcli needs that name for its "
+                                f"{item.name} and left the folder as it was")
+            target.mkdir(exist_ok=True)
+            written += move_into(item, target)
+        else:
+            if target.is_dir() and not target.is_symlink():
+                raise UserError(f"{target} is a folder; simcli needs that name for a file "
+                                f"and left the folder as it was")
+            item.replace(target)
+            written.append(target)
+    return written
+
+
+def record_rewritten(folder: Path, names: list[Path]) -> None:
+    """Update a finished folder's inventory after simcli rewrote `names` in it (simcli
+    report), so --force still knows them as simcli's; a folder without one is left so."""
+    try:
+        doc = read_json(folder / INVENTORY, "file list")
+        entries = doc["entries"]
+        if not isinstance(entries, dict):
+            return
+    except (UserError, KeyError, TypeError):
+        return
+    now = inventory(folder)
+    for name in names:
+        rel = name.relative_to(folder).as_posix()
+        for key, entry in now.items():
+            if key == rel or key.startswith(rel + "/"):
+                entries[key] = entry
+    write_json(folder / INVENTORY, {"format": 1, "entries": entries})
 
 
 def disk_error(exc: OSError, where: Path | str) -> UserError:

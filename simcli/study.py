@@ -68,9 +68,10 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
     check_seed(seed)
     if threads is not None and threads <= 0:
         raise UserError(f"--threads must be positive, not {threads}")
+    auto = out is None
     if out is None:
         out = Path("runs") / f"study-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    folder = RunFolder(out, force)
+    folder = RunFolder(out, force, auto=auto)
     folder.create()
     t0 = time.perf_counter()
     entries = []

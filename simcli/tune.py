@@ -247,9 +247,10 @@ def run_tune(game_name: str, params: list[str], objective: str, *, players: int 
         r = dict(base_rules)
         r.update({p.rule: str(v) for p, v in zip(parsed, values, strict=True) if p.rule})
         cands.append(Candidate(values, apply_setting(base_text, game, parsed, values), r))
+    auto = out is None
     if out is None:
         out = Path("runs") / f"tune-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    folder = RunFolder(out, force)
+    folder = RunFolder(out, force, auto=auto)
     try:
         folder.create()
         t0 = time.perf_counter()

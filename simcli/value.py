@@ -153,10 +153,13 @@ def run_value(game_name: str, *, players: int | None, policy: str | None, n: int
     n = n or game.value_n
     if n <= 0:
         raise UserError(f"-n must be positive, not {n}")
+    engine.check_memory(8.0 * n * players * 4, f"-n {n:,} playouts per run")  # base, denied,
+    # a seat's run and a removal run, each (n, players)
     threads = threads or engine.default_threads()
+    auto = out is None
     if out is None:
         out = Path("runs") / f"value-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    folder = RunFolder(out, force)
+    folder = RunFolder(out, force, auto=auto)
     try:
         folder.create()
         t0 = time.perf_counter()

@@ -142,6 +142,48 @@ def test_force_replaces_a_run_simcli_wrote(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]
 
 
+def test_force_refuses_a_run_folder_holding_the_users_files(tmp_path):
+    out = tmp_path / "f"
+    assert invoke("run", "sixteen-samurai", "-n", 500, "--out", out, "--quiet").exit_code == 0
+    (out / "charts" / "my_chart.png").write_bytes(b"mine")
+    r = invoke("run", "sixteen-samurai", "-n", 600, "--out", out, "--force", "--quiet")
+    one_line_error(r)
+    assert "my_chart.png was not written by simcli" in r.stderr
+    assert (out / "charts" / "my_chart.png").read_bytes() == b"mine"
+    assert json.loads((out / "manifest.json").read_text())["playouts"] == 500
+    (out / "charts" / "my_chart.png").unlink()
+    with open(out / "report.md", "a") as fh:  # the user's notes in simcli's report
+        fh.write("\nMy conclusions.\n")
+    r = invoke("run", "sixteen-samurai", "-n", 600, "--out", out, "--force", "--quiet")
+    one_line_error(r)
+    assert "report.md changed since simcli wrote it" in r.stderr
+    assert (out / "report.md").read_text().endswith("My conclusions.\n")
+    (out / ".simcli-files.json").unlink()  # as a folder of an older simcli
+    one_line_error(invoke("run", "sixteen-samurai", "-n", 600, "--out", out, "--force"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f"]
+
+
+@pytest.mark.parametrize("command", [("ladder", "samsara", "--policies", "greedy,lookahead"),
+                                     ("value", "samsara")])
+def test_a_run_too_big_for_memory_is_refused_before_it_starts(tmp_path, command):
+    r = invoke(*command, "-n", 100_000_000_000, "--out", tmp_path / "x", "--yes")
+    assert "GiB of per-deal results" in one_line_error(r)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_report_keeps_the_users_files_and_force_still_replaces_its_own(tmp_path):
+    out = tmp_path / "f"
+    assert invoke("run", "sixteen-samurai", "-n", 500, "--out", out, "--quiet").exit_code == 0
+    assert invoke("report", out, "--html").exit_code == 0  # rewrites simcli's files only
+    assert invoke("run", "sixteen-samurai", "-n", 600, "--out", out, "--force",
+                  "--quiet").exit_code == 0
+    (out / "charts" / "my_chart.png").write_bytes(b"mine")
+    r = invoke("report", out)
+    assert r.exit_code == 0, r.output
+    assert (out / "charts" / "my_chart.png").read_bytes() == b"mine"
+    assert (out / "report.md").exists()
+
+
 @pytest.mark.parametrize("where", [".", "/", ".."])
 def test_out_may_not_be_the_working_folder_or_root(tmp_path, monkeypatch, where):
     monkeypatch.chdir(tmp_path)
@@ -166,6 +208,21 @@ def test_a_folder_that_appears_during_the_run_is_not_replaced(tmp_path):
     folder.abort()
     assert "first" in (final / "manifest.json").read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["race"]
+
+
+def test_a_name_simcli_chose_moves_to_the_next_free_one_when_taken(tmp_path):
+    from simcli.runfolder import RunFolder
+
+    final = tmp_path / "samsara-2p-seed1-20261202-003528"
+    folder = RunFolder(final, force=False, auto=True)
+    folder.create()
+    (folder.path / "manifest.json").write_text('{"tool": "simcli", "winner": "second"}')
+    final.mkdir()  # another run without --out, started in the same second, finished first
+    (final / "manifest.json").write_text('{"tool": "simcli", "winner": "first"}')
+    assert folder.commit() == tmp_path / f"{final.name}-2"
+    assert "first" in (final / "manifest.json").read_text()
+    assert "second" in (tmp_path / f"{final.name}-2" / "manifest.json").read_text()
+    assert RunFolder(final, force=False, auto=True).final == tmp_path / f"{final.name}-3"
 
 
 def test_rule_options_and_content_are_recorded(tmp_path):
@@ -322,6 +379,13 @@ def test_bad_baseline_is_a_one_line_error(tmp_path):
     bad.write_text('{"games": 3}')
     assert "simcli bench --json" in one_line_error(invoke("bench", "--baseline", bad))
     assert "cannot read" in one_line_error(invoke("bench", "--baseline", tmp_path / "no.json"))
+
+
+def test_a_baseline_of_other_games_is_refused_not_passed(bench_json):
+    # a CI gate comparing nothing must not pass: the baseline holds only sixteen-samurai
+    r = invoke("bench", "samsara", "--seconds", "0.05", "--repeats", "1", "--baseline",
+               bench_json)
+    assert "holds none of the games measured" in one_line_error(r)
 
 
 def test_python_dash_m_is_the_same_app():
