@@ -458,12 +458,13 @@ def run_game(cfg: RunConfig, progress: engine.Progress | None = None,
         write_json(folder.path / MANIFEST, manifest)  # last: a manifest means complete
         final = folder.commit()
         (final / checkpoint.STATE).unlink(missing_ok=True)
-    except Interrupted as exc:
+    except (Interrupted, KeyboardInterrupt) as exc:  # Ctrl-C between chunks, or before
         folder.abort()
+        said = str(exc) if isinstance(exc, Interrupted) else "interrupted"
         if cfg.checkpoint:
-            raise Interrupted(f"{exc}; checkpoint kept in {folder.path}: finish it with "
+            raise Interrupted(f"{said}; checkpoint kept in {folder.path}: finish it with "
                               f"`simcli resume {cfg.out}`") from None
-        raise Interrupted(f"{exc}; no run folder was written") from None
+        raise Interrupted(f"{said}; no run folder was written") from None
     except BaseException as exc:
         folder.abort()
         failed = write_failure(exc, cfg.out)

@@ -241,14 +241,19 @@ def abandoned_start(partial: Path) -> bool:
 
 
 def pid_alive(pid: int) -> bool:
-    """Whether a process with this id runs on this machine (another user's counts)."""
+    """Whether a process with this id runs on this machine (another user's counts; a
+    zombie, killed but not yet reaped by its parent, does not)."""
     try:
         os.kill(pid, 0)
     except PermissionError:
         return True
     except (ProcessLookupError, OverflowError, ValueError):
         return False
-    return True
+    try:  # Linux: "PID (name) STATE ..."; the name may hold spaces or parentheses
+        text = Path(f"/proc/{pid}/stat").read_text()
+        return text[text.rindex(")") + 2] != "Z"
+    except (OSError, ValueError, IndexError):
+        return True
 
 
 def clean_stale_partials(final: Path) -> None:

@@ -158,6 +158,25 @@ def test_stopped_before_the_first_checkpoint_is_no_dead_end(tmp_path, monkeypatc
     assert sorted(p.name for p in tmp_path.iterdir()) == ["early"]
 
 
+def test_ctrl_c_just_after_the_first_checkpoint_says_it_was_kept(tmp_path, monkeypatch):
+    from simcli import run as run_module
+
+    out = tmp_path / "kept"
+
+    def ctrl_c(*_a, **_k):  # Ctrl-C as play starts: before play turns it into Interrupted
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run_module, "play", ctrl_c)
+    r = invoke("run", "sixteen-samurai", "-n", 2000, "--checkpoint", "--out", out, "-q")
+    assert r.exit_code == 130, r.output
+    assert "checkpoint kept" in r.stderr and "no run folder" not in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.partial"]
+    monkeypatch.undo()
+    r = invoke("resume", out, "-q")
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"]
+
+
 def test_a_partial_folder_without_checkpoint_from_an_older_simcli(tmp_path):
     out = tmp_path / "old"
     partial = tmp_path / "old.partial"
@@ -193,6 +212,24 @@ def test_stale_partials_of_dead_processes_are_cleaned(tmp_path):
     assert r.exit_code == 0, r.output
     assert not dead.exists() and alive.exists() and other.exists()
     assert str(dead) in r.stderr and "no longer runs" in r.stderr
+
+
+def test_a_partial_of_a_killed_but_unreaped_process_is_cleaned(tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    proc = subprocess.Popen(["sleep", "60"])  # killed below, and left a zombie till wait()
+    try:
+        os.kill(proc.pid, signal.SIGKILL)
+        time.sleep(0.3)
+        left = tmp_path / f".x.partial-{proc.pid}-deadbeef"
+        left.mkdir()
+        r = invoke("run", "sixteen-samurai", "-n", 500, "--out", tmp_path / "x", "-q")
+        assert r.exit_code == 0, r.output
+        assert not left.exists() and str(left) in r.stderr
+    finally:
+        proc.wait()
 
 
 def test_a_content_error_creates_no_folder(tmp_path):
