@@ -738,9 +738,10 @@ def value(
 def tune(
     game: Annotated[str, typer.Argument(help="Game to tune.")],
     param: Annotated[list[str], typer.Option("--param", help="PATH=LOW..HIGH or "
-                                             "PATH=a,b,c: a content path (e.g. "
-                                             "'roster.samurai[Kalia Cindertrap].power') or "
-                                             "rule.NAME. Repeat for several.")],
+                                             "PATH=a,b,c: a content path (e.g. clan.size "
+                                             "or battle.uma in sixteen-samurai, "
+                                             "'roster.samurai[NAME].FIELD' for one entry of "
+                                             "a list) or rule.NAME. Repeat for several.")],
     objective: Annotated[str, typer.Option("--objective", help="'balance' (highest balance "
                                            "index) or METRIC=TARGET (e.g. "
                                            "win_rate.seat1=0.25).")] = "balance",
@@ -752,7 +753,8 @@ def tune(
     n: Annotated[int | None, typer.Option("-n", help="Playouts per candidate in the first "
                                           "round (doubling each round).")] = None,
     budget: Annotated[int | None, typer.Option("--budget", help="Playouts the search may "
-                                               "spend. Default: 200 x n.")] = None,
+                                               "spend (the confirmation run comes on top). "
+                                               "Default: 200 x n.")] = None,
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
     out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Folder. Default: "

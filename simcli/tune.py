@@ -1,7 +1,7 @@
 """`simcli tune`: search numeric content or rule parameters for the setting that best meets
 an objective, spending playouts only on promising settings.
 
-A parameter is a path into the content file (`roster.samurai[Kalia Cindertrap].power`,
+A parameter is a path into the content file (`clan.size`, `battle.uma`,
 `scoring.goals_to_win`, `board.start_cells[0]`: a list element by its `name` or by index)
 or a rule option (`rule.target-honor`), with a range LOW..HIGH (integers, or floats
 split into a grid) or a list a,b,c. The candidates are every combination (at most 64,
@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import tempfile
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -204,6 +205,20 @@ def _evaluate(game: Game, cand: Candidate, folder: Path, players: int, seats: tu
     return metrics_of(game, total, players)
 
 
+def check_candidates(game: Game, parsed: list, cands: list[Candidate]) -> None:
+    """Refuse (UserError naming the --param setting) a setting whose content the game would
+    not load, before anything is played or written."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "candidate.toml"
+        for c in cands:
+            path.write_text(c.text, encoding="utf-8")
+            try:
+                game.load_content(path)
+            except UserError as exc:
+                why = str(exc).replace(str(path), "the content it makes")
+                raise UserError(f"--param setting {_label(parsed, c.values)}: {why}") from None
+
+
 @dataclass
 class TuneResult:
     """A finished search."""
@@ -224,6 +239,11 @@ def run_tune(game_name: str, params: list[str], objective: str, *, players: int 
     if not params:
         raise UserError("give at least one --param PATH=LOW..HIGH")
     parsed = [parse_param(game, p) for p in params]
+    paths = [p.text.split("=", 1)[0].strip() for p in parsed]
+    twice = next((x for i, x in enumerate(paths) if x in paths[:i]), None)
+    if twice is not None:
+        raise UserError(f"--param {twice} is given twice; give each parameter once, with "
+                        f"all its values")
     metric, target = objective_of(objective)
     players = players or game.default_players
     game.check_players(players)
@@ -247,6 +267,11 @@ def run_tune(game_name: str, params: list[str], objective: str, *, players: int 
         r = dict(base_rules)
         r.update({p.rule: str(v) for p, v in zip(parsed, values, strict=True) if p.rule})
         cands.append(Candidate(values, apply_setting(base_text, game, parsed, values), r))
+    if len(cands) * n0 > budget:
+        raise UserError(f"the first round alone needs {len(cands) * n0:,} playouts "
+                        f"({len(cands)} settings x -n {n0:,}), more than --budget {budget:,}; "
+                        f"raise --budget or lower -n")
+    check_candidates(game, parsed, cands)
     auto = out is None
     if out is None:
         out = Path("runs") / f"tune-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"

@@ -77,3 +77,16 @@ def test_tune_command_writes_the_best_content(tmp_path):
     r = runner.invoke(app, ["tune", "sixteen-samurai", "--param", "clan.size=9..11",
                             "--objective", "nonsense", "--out", str(tmp_path / "u")])
     assert r.exit_code == 2 and not (tmp_path / "u").exists()
+
+
+def test_tune_refuses_a_twice_given_param_a_bad_range_and_a_budget_it_would_overspend(tmp_path):
+    for args, needle in ((["--param", "battle.uma=0..2", "--param", "battle.uma=1..2"],
+                          "given twice"),
+                         (["--param", "battle.uma=0..20"], "--param setting battle.uma=11"),
+                         (["--param", "battle.uma=0..2", "--budget", "10", "-n", "20"],
+                          "more than --budget 10")):
+        r = runner.invoke(app, ["tune", "sixteen-samurai", *args, "--out",
+                                str(tmp_path / "t")])
+        assert r.exit_code == 2 and needle in r.stderr, (args, r.output)
+        assert len(r.stderr.strip().splitlines()) == 1 and ".partial" not in r.stderr
+        assert list(tmp_path.iterdir()) == []
