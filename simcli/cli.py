@@ -893,7 +893,9 @@ def odds(
                                         "table (Parquet, CSV and a heatmap per terrain "
                                         "case).")] = False,
     out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for --table "
-                                                 "files. Default: runs/odds-GAME.")] = None,
+                                                 "files (a new one). Default: runs/odds-GAME, "
+                                                 "or odds-GAME-2 ... when taken.")] = None,
+    force: ForceOpt = False,
     exact: Annotated[bool, typer.Option("--exact", help="Exact probabilities by enumeration "
                                                         "instead of sampling.")] = False,
     n: Annotated[int, typer.Option("-n", help="Battles to sample (without "
@@ -930,7 +932,7 @@ def odds(
     req = OddsRequest(dice=tuple(dice or ()), attacker=attacker, defender=defender,
                       castle=castle, mountain=mountain, table=table, exact=exact, n=n,
                       seed=seed, threads=threads or engine.default_threads(),
-                      content=content, out=out_dir,
+                      content=content, out=out_dir, force=force,
                       progress=RichProgress("battles", enabled=not as_json))
     with _time_limit(yes):
         res = g.odds(req)

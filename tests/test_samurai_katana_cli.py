@@ -8,7 +8,7 @@ import pytest
 
 from kernels import katana_combat as KC
 from simcli.games.samurai_katana import SamuraiKatana, exact_odds
-from tests.cli import invoke
+from tests.cli import invoke, one_line_error
 
 GAME = SamuraiKatana()
 DECK = GAME.load_content(GAME.content_path(None)).data.deck
@@ -52,9 +52,17 @@ def test_odds_table_writes_the_grid_and_heatmaps(tmp_path):
         assert (out / f"heatmap_{name}.png").stat().st_size > 10_000
         assert f"heatmap_{name}.png" in r.stdout.replace("\n", "")
     r = invoke("odds", "samurai-katana", "--table", "--exact", "--out", out)
-    assert r.exit_code == 0
+    assert "exists" in one_line_error(r)  # a finished table is replaced only with --force
+    r = invoke("odds", "samurai-katana", "--table", "--exact", "--out", out, "--force")
+    assert r.exit_code == 0, r.output
     frame = pl.read_parquet(out / "odds.parquet")
     assert (frame["method"] == "exact").all()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "keep.txt").write_text("mine")
+    r = invoke("odds", "samurai-katana", "--table", "--exact", "--out", mine, "--force")
+    one_line_error(r)
+    assert sorted(p.name for p in mine.iterdir()) == ["keep.txt"]
 
 
 @pytest.mark.parametrize(("args", "words"), [

@@ -80,6 +80,7 @@ class OddsRequest:
     threads: int = 1
     content: str | None = None
     out: Path | None = None
+    force: bool = False
     progress: Any = None
 
 

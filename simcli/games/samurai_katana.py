@@ -47,6 +47,7 @@ from simcli.games.base import (
 )
 from simcli.games.handle import GameHandle, IllegalAction
 from simcli.lazy import LazyModule, seat_codes
+from simcli.runfolder import MANIFEST, RunFolder, write_json
 
 KH = LazyModule("kernels.samurai_katana.search_hooks")
 KSP = LazyModule("kernels.samurai_katana.search_play")
@@ -763,20 +764,28 @@ def odds_table(deck: Deck, h: int, req: OddsRequest) -> OddsResult:
         grid = sample_odds(deck, h, req, (1, KC.MAX_SIZE), (0, KC.MAX_SIZE), on, on)
         n = req.n
     frame = pl.DataFrame(odds_rows(grid, n))
-    out = req.out or Path("runs") / f"odds-{GAME_NAME}"
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"cannot create output folder {out}: {exc.strerror or exc}") from None
-    frame.write_parquet(out / "odds.parquet")
-    frame.write_csv(out / "odds.csv")
-    paths = [out / "odds.parquet", out / "odds.csv"]
-    for c in range(2):
-        for m in range(2):
-            path = out / f"heatmap_{R.terrain_slug(bool(c), bool(m))}.png"
-            RC.odds_heatmap(path, frame, bool(c), bool(m))
-            paths.append(path)
     method = "exact" if n is None else "monte-carlo"
+    folder = RunFolder(req.out or Path("runs") / f"odds-{GAME_NAME}", req.force,
+                       auto=req.out is None)
+    folder.create()
+    try:
+        tmp = folder.path
+        frame.write_parquet(tmp / "odds.parquet")
+        frame.write_csv(tmp / "odds.csv")
+        names = ["odds.parquet", "odds.csv"]
+        for c in range(2):
+            for m in range(2):
+                name = f"heatmap_{R.terrain_slug(bool(c), bool(m))}.png"
+                RC.odds_heatmap(tmp / name, frame, bool(c), bool(m))
+                names.append(name)
+        write_json(tmp / MANIFEST, {"format": 1, "tool": "simcli", "kind": "odds-table",
+                                    "game": GAME_NAME, "method": method, "battles": n,
+                                    "seed": req.seed, "card_policy": ODDS_POLICY})
+        out = folder.commit()
+    except BaseException:
+        folder.abort()
+        raise
+    paths = [out / name for name in names]
     rows = []
     for c in range(2):
         for m in range(2):
@@ -951,7 +960,8 @@ class SamuraiKatana(Game):
     supports_mirror = True
     own_metric_names = ("emperor_catch_up", "attacker_win_rate", "kinai_winner",
                         "elimination_rate")
-    odds_options = ("attacker", "defender", "castle", "mountain", "table", "out", "exact", "n",
+    odds_options = ("attacker", "defender", "castle", "mountain", "table", "out", "force",
+                    "exact", "n",
                     "seed", "threads", "content")
     row_columns = (
         "winner", "turns", "completed",
