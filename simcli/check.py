@@ -76,7 +76,7 @@ def _number(path: Path, where: str, a: dict, key: str) -> None:
 
 def load_spec(path: Path) -> list[Assertion]:
     """Assertions of a spec file; any problem is a UserError naming the field."""
-    doc, _ = read_toml(path)
+    doc, _ = read_toml(path, "check spec")
     defaults = doc.get("defaults", {})
     if not isinstance(defaults, dict):
         raise UserError(f"{path}: [defaults] must be a table")

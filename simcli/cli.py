@@ -80,6 +80,9 @@ class SimcliGroup(TyperGroup):
         except UserError as exc:
             _error(str(exc))
         except ClickError as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # bare `simcli`: the help, as is
+                print(exc.format_message())
+                sys.exit(0)
             _error(" ".join(exc.format_message().split()))
         except (Interrupted, KeyboardInterrupt, *ABORTS) as exc:
             _interrupted(exc)
@@ -180,6 +183,12 @@ WorkersOpt = Annotated[int | None, typer.Option(
 
 def _time_limit(yes: bool):
     return engine.time_limit(None if yes else engine.DAY_S)
+
+
+def _one_format(as_json: bool, as_markdown: bool) -> None:
+    """Refuse --json with --markdown: both print to stdout, and only one would."""
+    if as_json and as_markdown:
+        raise UserError("--json and --markdown both print to stdout; choose one")
 
 
 def _text(value) -> Text:
@@ -326,7 +335,8 @@ def run(
                                                      "--seats.")] = None,
     policy: Annotated[str | None, typer.Option("--policy",
                                                help="Policy on every seat (see `simcli "
-                                                    "games`). Default: greedy.")] = None,
+                                                    "games`). Default: the game's own (greedy; "
+                                                    "heuristic in samurai-sword).")] = None,
     seats: Annotated[str | None, typer.Option("--seats",
                                               help="One policy per seat, comma-separated, "
                                                    "e.g. greedy,random,random,random.")] = None,
@@ -808,6 +818,9 @@ def check(
 
     if threads is not None and threads <= 0:
         raise UserError(f"--threads must be positive, not {threads}")
+    if as_json and str(markdown_out) == "-":
+        raise UserError("--json and --markdown - both print to stdout; send the Markdown to "
+                        "a file, or drop one")
     if markdown_out is not None and str(markdown_out) != "-":
         parent = markdown_out.parent if str(markdown_out.parent) else Path(".")
         if markdown_out.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK) or (
@@ -854,6 +867,7 @@ def compare(
     from reports.render import markdown_table, md_text
     from simcli.compare import compare_runs, describe
 
+    _one_format(as_json, as_markdown)
     diff, man_a, man_b = compare_runs(run_a, run_b)
     if as_json:
         out.print_json(strict_json({"a": str(run_a), "b": str(run_b),
@@ -986,6 +1000,7 @@ def bench(
         raise UserError(f"--threads must be positive, not {threads}")
     if not 0 <= tolerance < 1:
         raise UserError(f"--tolerance must be in [0, 1), not {tolerance}")
+    _one_format(as_json, as_markdown)
     base = load_baseline(baseline) if baseline is not None else None
     if base is not None:
         from simcli.registry import GAMES

@@ -112,11 +112,19 @@ def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: i
                progress: engine.Progress | None = None) -> LadderResult:
     """Round-robin among the policies, ratings with intervals, balance per policy."""
     game = get_game(game_name)
-    names = list(dict.fromkeys(p.strip() for p in policies if p.strip()))
+    entries = [p.strip() for p in policies]
+    if "" in entries:
+        raise UserError("--policies has an empty entry; give policies separated by single "
+                        "commas, e.g. random,greedy,mcts:100")
+    names = list(dict.fromkeys(entries))
     if len(names) < 2:
         raise UserError("--policies needs at least two different policies")
+    specs: dict = {}
     for p in names:
-        game.check_policy(p)
+        spec = game.policy_spec(p)
+        if spec in specs:
+            raise UserError(f"--policies names one player twice: '{specs[spec]}' and '{p}'")
+        specs[spec] = p
     anchor = anchor_of(names)
     players = players or game.default_players
     game.check_players(players)

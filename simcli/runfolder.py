@@ -577,6 +577,14 @@ def load_run(folder: Path) -> LoadedRun:
     if not folder.is_dir():
         raise UserError(f"{folder} is not a folder")
     man_path, agg_path = folder / MANIFEST, folder / AGGREGATES
+    if man_path.is_file() and not agg_path.exists():
+        try:
+            kind = read_json(man_path, "manifest").get("kind")
+        except (UserError, AttributeError):
+            kind = None
+        if isinstance(kind, str) and kind != "run":
+            raise UserError(f"{folder} is a {kind} folder, not a run; this command reads the "
+                            f"folder of a `simcli run`")
     if not man_path.exists() or not agg_path.exists():
         raise UserError(f"{folder} is not a finished run folder (no {MANIFEST} or {AGGREGATES})")
     man = read_json(man_path, "manifest")

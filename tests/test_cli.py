@@ -433,3 +433,26 @@ def test_json_output_is_strict_even_with_undefined_values(tmp_path):
     assert r.exit_code == 0, r.output
     assert "NaN" not in r.stdout and "Infinity" not in r.stdout
     json.loads(r.stdout, parse_constant=lambda c: pytest.fail(f"non-strict JSON: {c}"))
+
+
+def test_bare_simcli_prints_its_help_as_help():
+    r = invoke()
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("Usage:") and len(r.stdout.splitlines()) > 10
+    assert "simcli: error" not in r.output
+
+
+def test_json_with_markdown_on_stdout_is_refused(tmp_path):
+    spec = Path(__file__).parents[1] / "scripts/balance.example.toml"
+    assert "both print to stdout" in one_line_error(invoke("check", spec, "--json",
+                                                           "--markdown", "-"))
+    assert "both print to stdout" in one_line_error(invoke("compare", tmp_path, tmp_path,
+                                                           "--json", "--markdown"))
+
+
+def test_report_names_the_kind_of_a_folder_that_is_not_a_run(tmp_path):
+    out = tmp_path / "lad"
+    (out).mkdir()
+    (out / "manifest.json").write_text('{"tool": "simcli", "kind": "ladder"}')
+    assert "is a ladder folder, not a run" in one_line_error(invoke("report", out))
+    assert "check spec" in one_line_error(invoke("check", tmp_path / "none.toml"))

@@ -50,7 +50,9 @@ def test_ladder_without_random_rates_the_first_policy_at_zero(tmp_path):
 def test_ladder_refuses_bad_policy_lists(tmp_path):
     for policies, needle in (("greedy", "at least two"), ("greedy,greedy", "at least two"),
                              ("greedy,nobody", "unknown policy"),
-                             ("greedy,mcts:x", "policy")):
+                             ("greedy,mcts:x", "policy"),
+                             ("greedy,,random", "empty entry"), ("greedy,random,", "empty entry"),
+                             ("greedy,mcts:4,mcts:004", "one player twice")):
         r = runner.invoke(app, ["ladder", "sixteen-samurai", "--policies", policies,
                                 "--out", str(tmp_path / "x")])
         assert r.exit_code == 2 and needle in r.stderr, (policies, r.output)

@@ -148,13 +148,14 @@ def read_content(path: Path, game: str) -> tuple[dict[str, Any], bytes, str, dic
     return doc, raw, text, meta
 
 
-def read_toml(path: Path) -> tuple[dict[str, Any], bytes]:
-    """Parse a TOML file; unreadable or malformed files raise UserError naming the line. Only
-    an ordinary file of at most 8 MiB (runfolder.CONTENT_LIMIT) is read: a FIFO, a device
-    (/dev/zero) or a folder is refused at once, never waited on or read without end."""
+def read_toml(path: Path, what: str = "content file") -> tuple[dict[str, Any], bytes]:
+    """Parse a TOML file (`what` names it in errors); unreadable or malformed files raise
+    UserError naming the line. Only an ordinary file of at most 8 MiB
+    (runfolder.CONTENT_LIMIT) is read: a FIFO, a device (/dev/zero) or a folder is refused at
+    once, never waited on or read without end."""
     from simcli.runfolder import CONTENT_LIMIT, read_regular
 
-    raw = read_regular(Path(path), CONTENT_LIMIT, "content file")
+    raw = read_regular(Path(path), CONTENT_LIMIT, what)
     try:
         return tomllib.loads(raw.decode("utf-8")), raw
     except UnicodeDecodeError:
