@@ -24,15 +24,27 @@ def _figure(width: float, height: float):
 def bars_with_ci(path: Path, labels: Sequence[str], values, lo, hi, *, title: str,
                  ylabel: str, reference: float | None = None, ref_label: str = "",
                  percent: bool = True) -> None:
-    """Bar chart with 95% interval whiskers and an optional reference line."""
+    """Bar chart with 95% interval whiskers and an optional reference line; an infinite
+    end (an interval the data leave open) is drawn past the finite figures with an arrow
+    head."""
     values, lo, hi = (np.asarray(x, float) for x in (values, lo, hi))
     scale = 100.0 if percent else 1.0
+    open_hi, open_lo = np.isposinf(hi), np.isneginf(lo)
+    if open_hi.any() or open_lo.any():
+        seen = np.concatenate([values, lo, hi])
+        seen = seen[np.isfinite(seen)]
+        span = max(float(np.ptp(seen)), 1e-9) if len(seen) else 1.0
+        hi = np.where(open_hi, (seen.max() if len(seen) else 0.0) + 0.25 * span, hi)
+        lo = np.where(open_lo, (seen.min() if len(seen) else 0.0) - 0.25 * span, lo)
     fig, ax = _figure(max(4.5, 0.9 * len(labels) + 2), 3.6)
     x = np.arange(len(labels))
     ax.bar(x, values * scale, color="#4C72B0")
     ax.errorbar(x, values * scale, yerr=[np.maximum(values - lo, 0) * scale,
                                          np.maximum(hi - values, 0) * scale],
                 fmt="none", ecolor="black", capsize=4)
+    for ends, where, mark in ((hi, open_hi, "^"), (lo, open_lo, "v")):
+        if where.any():
+            ax.plot(x[where], ends[where] * scale, mark, color="black", linestyle="none")
     if reference is not None:
         ax.axhline(reference * scale, color="#C44E52", linestyle="--", label=ref_label)
         if ref_label:
