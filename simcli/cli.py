@@ -198,8 +198,8 @@ def _text(value) -> Text:
 
 def _table(title: str, columns: tuple[str, ...] | list[str]) -> Table:
     table = Table(title=_text(title), title_justify="left")
-    for col in columns:
-        table.add_column(_text(col))
+    for col in columns:  # a narrow terminal (80 columns when piped) wraps, never cuts
+        table.add_column(_text(col), overflow="fold")
     return table
 
 
@@ -460,6 +460,7 @@ def _print_summary(result) -> None:
 
 @app.command()
 def replay(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game to replay (see `simcli games`).")],
     seed: Annotated[int, seed_option("The run's random seed (0 .. 2**64-1).")] = 1,
     playout: Annotated[int, typer.Option("--playout", help="Which playout of the run (from "
@@ -490,6 +491,13 @@ def replay(
         raise UserError(f"--playout must be 0 .. 2**62-1, not {playout}")
     if not 0 < search <= MAX_PLAYOUT:
         raise UserError(f"--search must be 1 .. 2**62, not {search}")
+    if find is not None and not find.strip():
+        raise UserError("--find is empty; give a condition such as winner=2 or length>40")
+    given = {k for k in ("search", "playout") if ctx.get_parameter_source(k).name != "DEFAULT"}
+    if "search" in given and find is None:
+        raise UserError("--search counts the playouts --find looks through; give --find too")
+    if "playout" in given and find is not None:
+        raise UserError("--playout and --find both choose the game; give one")
     g, cfg = build_config(game, players=players, policy=policy, seats=seats, n=1, seed=seed,
                           threads=1, rules=rule or [], content=content, out=Path("unused"),
                           force=False, save_games=False, chunk_size=None)

@@ -53,8 +53,9 @@ def parse_find(game: Game, text: str) -> list[Condition]:
     for part in text.split(","):
         m = COND.match(part)
         if not m:
-            raise UserError(f"--find '{part.strip()}' must look like COLUMN=VALUE, "
-                            f"COLUMN>VALUE ... (columns: {', '.join(known)})")
+            what = f"'{part.strip()}'" if part.strip() else f"'{text}' has an empty condition:"
+            raise UserError(f"--find {what} must look like COLUMN=VALUE, COLUMN>VALUE ... "
+                            f"joined by commas (columns: {', '.join(known)})")
         col, op, value = m.group(1), m.group(2), int(m.group(3))
         if col not in known:
             raise UserError(f"--find: {game.name} has no column '{col}'; columns: "

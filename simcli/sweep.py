@@ -46,6 +46,9 @@ def parse_axes(game: Game, specs: list[str]) -> list[Axis]:
             raise UserError(f"--vary '{spec}' must look like name=value1,value2")
         if name in (a.name for a in axes):
             raise UserError(f"--vary names '{name}' twice")
+        twice = next((v for i, v in enumerate(values) if v in values[:i]), None)
+        if twice is not None:
+            raise UserError(f"--vary {name} lists '{twice}' twice")
         if name == "players":
             for v in values:
                 if not v.isdigit():
@@ -82,6 +85,22 @@ def parse_axes(game: Game, specs: list[str]) -> list[Axis]:
     return axes
 
 
+def refuse_fixed_and_varied(varied: set[str], *, players: int | None, policy: str | None,
+                            content: str | None, rules: dict[str, str]) -> None:
+    """UserError when an option fixes what an axis varies (one of the two would be dropped
+    without a word)."""
+    fixed = {"--players": players is not None, "--policy": policy is not None,
+             "--content": content is not None}
+    clashes = {"players": ["--players"], "policy": ["--policy"], "content": ["--content"],
+               "seats": ["--players", "--policy"]}
+    for name in sorted(varied):
+        for option in clashes.get(name, []):
+            if fixed[option]:
+                raise UserError(f"--vary {name} and {option} both set it; drop {option}")
+        if name.startswith("rule.") and name[5:] in rules:
+            raise UserError(f"--vary {name} and --rule {name[5:]} both set it; drop the --rule")
+
+
 def cells(axes: list[Axis]) -> list[dict[str, str]]:
     """Every combination of the axes' values, first values first."""
     return [dict(zip([a.name for a in axes], combo, strict=True))
@@ -112,6 +131,8 @@ def run_sweep(game_name: str, vary: list[str], *, n: int | None, seed: int,
     game = get_game(game_name)
     axes = parse_axes(game, vary)
     base_rules = dict(r.partition("=")[::2] for r in rules)
+    refuse_fixed_and_varied({a.name for a in axes}, players=players, policy=policy,
+                            content=content, rules=base_rules)
     grid = cells(axes)
     configs = []
     for cell in grid:

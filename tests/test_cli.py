@@ -456,3 +456,13 @@ def test_report_names_the_kind_of_a_folder_that_is_not_a_run(tmp_path):
     (out / "manifest.json").write_text('{"tool": "simcli", "kind": "ladder"}')
     assert "is a ladder folder, not a run" in one_line_error(invoke("report", out))
     assert "check spec" in one_line_error(invoke("check", tmp_path / "none.toml"))
+
+
+@pytest.mark.parametrize(("extra", "needle"), [
+    (["--find", ""], "--find is empty"),
+    (["--search", 10], "give --find too"),
+    (["--find", "winner=2,"], "has an empty condition"),
+    (["--playout", 3, "--find", "winner=2"], "give one"),
+])
+def test_replay_refuses_options_it_would_ignore(extra, needle):
+    assert needle in one_line_error(invoke("replay", "sixteen-samurai", *extra))

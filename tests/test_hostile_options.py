@@ -200,3 +200,15 @@ def test_a_target_half_width_that_is_never_reached_is_refused(tmp_path, command,
 ])
 def test_out_of_range_numbers(args, needle):
     assert needle in one_line_error(invoke(*args))
+
+
+@pytest.mark.parametrize(("extra", "needle"), [
+    (["--vary", "policy=greedy,random", "--policy", "random"], "drop --policy"),
+    (["--vary", "seats=greedy/greedy,greedy/greedy/greedy", "--players", 4], "drop --players"),
+    (["--vary", "policy=greedy,greedy"], "lists 'greedy' twice"),
+    (["--vary", "rule.draft=snake,rotation", "--rule", "draft=snake"], "drop the --rule"),
+])
+def test_sweep_refuses_an_option_that_an_axis_overrides(tmp_path, extra, needle):
+    r = invoke("sweep", "sixteen-samurai", *extra, "-n", 10, "--out", tmp_path / "x")
+    assert needle in one_line_error(r)
+    assert list(tmp_path.iterdir()) == []
