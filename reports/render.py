@@ -14,6 +14,11 @@ MD_ESCAPES = {"\\": "\\\\", "|": "\\|", "[": "\\[", "]": "\\]", "<": "&lt;", ">"
 CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+def plural(n: object, word: str) -> str:
+    """'1 thread', '2 threads' ('?' and other non-numbers take the plural)."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def md_text(text: object) -> str:
     """A user string (a content, card or assertion name...) as inert Markdown text: no HTML
     (`<script>`), no table cell breaks (`|`), no links, on one line."""

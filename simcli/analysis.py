@@ -9,6 +9,7 @@ import numpy as np
 import polars as pl
 
 from reports.metrics import Core, catalogue, mirror_table
+from reports.render import plural
 from reports.stats import Estimate
 from reports.summary import Summary
 from simcli.games.base import Content, Game
@@ -85,7 +86,8 @@ def full_summary(game: Game, aggs: dict[str, np.ndarray], manifest: dict[str, An
         summary.findings.insert(0, (
             f"Stopping rule: play until every seat win rate's 95% half-width is at most "
             f"{stop['target_ci']} (or {stop['max_playouts']:,} playouts); stopped at "
-            f"{stop['playouts']:,} playouts after {len(stop['rounds'])} rounds with half-width "
+            f"{stop['playouts']:,} playouts after {plural(len(stop['rounds']), 'round')} "
+            f"with half-width "
             f"{stop['half_width']:.4f} ({'reached' if stop['reached'] else 'NOT reached'})."))
     return summary
 

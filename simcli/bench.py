@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from reports.render import plural
 from simcli import engine
 from simcli.errors import UserError
 from simcli.games.base import Game
@@ -284,7 +285,8 @@ def rows_for_table(res: dict[str, Any]) -> list[tuple[str, str, str]]:
                      f"{m['min']:,.0f} - {m['max']:,.0f}"))
         if "playouts_per_s_threads" in g:
             t = g["playouts_per_s_threads"]
-            rows.append((f"{name}: playouts/s, {res['threads']} threads", f"{t['median']:,.0f}",
+            rows.append((f"{name}: playouts/s, {plural(res['threads'], 'thread')}",
+                         f"{t['median']:,.0f}",
                          f"{t['min']:,.0f} - {t['max']:,.0f}"))
             rows.append((f"{name}: thread scaling", f"{g['thread_scaling']:.2f}x", ""))
     if "dice" in res:

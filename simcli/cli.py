@@ -28,6 +28,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperGroup
 
+from reports.render import plural
 from simcli import __version__, engine
 from simcli.errors import Interrupted, UserError
 from simcli.jsonio import strict_json
@@ -450,7 +451,8 @@ def _print_summary(result) -> None:
         v = t.get(key)
         return "?" if not isinstance(v, int | float) else format(v, fmt)
 
-    out.print(f"{m['playouts']:,} playouts, seed {m['seed']}, {m.get('threads', '?')} threads: "
+    threads = plural(m.get("threads", "?"), "thread")
+    out.print(f"{m['playouts']:,} playouts, seed {m['seed']}, {threads}: "
               f"compile {num('compile_s', '.2f')} s, run {num('run_s', '.2f')} s "
               f"({num('playouts_per_s', ',.0f')} playouts/s)", highlight=False, markup=False)
     for f in s.findings:
@@ -999,7 +1001,7 @@ def bench(
     from simcli.bench import compare, load_baseline, markdown, rows_for_table, run_bench
     from simcli.registry import get_game
 
-    names = [get_game(g).name for g in (game or [])]
+    names = list(dict.fromkeys(get_game(g).name for g in (game or [])))  # each game once
     if not math.isfinite(seconds) or not 0 < seconds <= 3600:
         raise UserError(f"--seconds must be a number of seconds in (0, 3600], not {seconds}")
     if not 0 < repeats <= 1000:

@@ -219,7 +219,7 @@ def test_bad_content_on_the_command_line_is_one_line(tmp_path):
     assert "moksha_points" in r.stderr and "Traceback" not in r.output
     assert not (tmp_path / "o").exists()
     r = invoke("run", "samsara", "--players", 3, "--out", tmp_path / "o")
-    assert r.exit_code == 2 and "2-2 players" in r.stderr
+    assert r.exit_code == 2 and "samsara takes 2 players, not 3" in r.stderr
     r = invoke("run", "samsara", "--rule", "arc=curved", "--out", tmp_path / "o")
     assert r.exit_code == 2 and "step|extra-step" in r.stderr
 

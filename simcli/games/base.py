@@ -225,11 +225,17 @@ class Game(ABC):
         """Read and validate a content file."""
 
     # --- options ---
+    def player_range(self) -> str:
+        """'2' or '3-7': the player counts this game takes, in words."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}-{self.max_players}"
+
     def check_players(self, players: int) -> None:
         """Reject a player count the game does not support."""
         if not self.min_players <= players <= self.max_players:
             raise UserError(
-                f"{self.name} takes {self.min_players}-{self.max_players} players, not {players}"
+                f"{self.name} takes {self.player_range()} players, not {players}"
             )
 
     def check_policy(self, policy: str) -> None:
