@@ -93,7 +93,8 @@ def restricted_rows(game: Game, prep: Any, base: np.ndarray, option: int, name: 
         e, p = _paired(x, r)  # value = unrestricted - restricted
         rows.append({"option": name, "seat": "overall" if s < 0 else f"seat {s + 1}",
                      "win_rate": float(x.mean()), "win_rate_denied": float(r.mean()),
-                     "value": e.value, "ci_low": e.lo, "ci_high": e.hi, "p_value": p})
+                     "value": e.value, "ci_low": e.lo, "ci_high": e.hi, "p_value": p,
+                     "games_changed": float(np.mean(x != r))})
     return rows
 
 
@@ -201,7 +202,10 @@ def _flagged(df: pl.DataFrame, family: str) -> pl.DataFrame:
         out.append(sub.with_columns(pl.Series("p_adjusted", adj)))
     df = pl.concat(out)
     value_col = "value" if "value" in df.columns else "change"
-    return df.with_columns(pl.when(pl.col("p_adjusted") >= FLAG_LEVEL).then(
+    unchanged = (pl.col("games_changed") == 0.0) if "games_changed" in df.columns else pl.lit(
+        False)
+    return df.with_columns(pl.when(unchanged).then(pl.lit("changes no game")).when(
+        pl.col("p_adjusted") >= FLAG_LEVEL).then(
         pl.lit("no measurable effect")).when(pl.col(value_col) > 0).then(
         pl.lit("worth using" if value_col == "value" else "raises it")).otherwise(
         pl.lit("better never used" if value_col == "value" else "lowers it")).alias("verdict"))
@@ -226,10 +230,14 @@ def _write(folder: Path, game: Game, rt: pl.DataFrame, rm: pl.DataFrame,
     top = overall.filter(pl.col("verdict") == "worth using")["option"].to_list()
     never = overall.filter(pl.col("verdict") == "better never used")["option"].to_list()
     none = overall.filter(pl.col("verdict") == "no measurable effect")["option"].to_list()
+    unused = overall.filter(pl.col("verdict") == "changes no game")["option"].to_list()
     lines = [f"Most valuable (largest loss when denied): {', '.join(top[:5]) or 'none'}.",
              f"Better never used (the player wins more without them): "
              f"{', '.join(never) or 'none'}.",
              f"No measurable value at these playouts: {', '.join(none) or 'none'}."]
+    if unused:
+        lines.append(f"Denying these changed no game at these playouts (never used, or never "
+                     f"decisive; a rule option may keep them out): {', '.join(unused)}.")
     facts = (f"{game.title}, {manifest['players']} players ({'/'.join(manifest['seats'])}), "
              f"{manifest['playouts_per_run']:,} playouts per run, seed {manifest['seed']}, "
              f"simcli {manifest['tool_version']}.")
@@ -260,8 +268,10 @@ METHODS = (
     "unrestricted minus restricted, paired by seed, with the paired-difference interval "
     "of reports.stats (Wilson intervals at the effective sample size combined with their "
     "correlation); each seat takes the restricted role in turn and 'overall' averages the "
-    "seats per seed. p-values are normal tests of the paired differences, Holm-adjusted "
-    "across the options within each seat; verdicts at 5%. Options the content leaves out "
+    "seats per seed. p-values are those the paired intervals imply (the smallest level at "
+    "which the interval excludes 0), Holm-adjusted across the options within each seat; "
+    "verdicts at 5%; an option whose denial changed no playout's result reads 'changes no "
+    "game'. Options the content leaves out "
     "(no card of that kind) are not valued. Removal: the option's card is taken out of the "
     "content and the same seeds are played (options that are not cards, such as an "
     "ability or a move kind, have no removal rows); seat changes are paired by seed, the "

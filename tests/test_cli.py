@@ -466,3 +466,15 @@ def test_report_names_the_kind_of_a_folder_that_is_not_a_run(tmp_path):
 ])
 def test_replay_refuses_options_it_would_ignore(extra, needle):
     assert needle in one_line_error(invoke("replay", "sixteen-samurai", *extra))
+
+
+def test_value_says_when_denying_an_option_changed_no_game(tmp_path):
+    # samsara's default rules forbid entering the opponent's goal: denying it changes nothing
+    r = invoke("value", "samsara", "-n", 100, "--threads", 1, "--out", tmp_path / "v",
+               "--json", "-q")
+    assert r.exit_code == 0, r.output
+    rows = {x["option"]: x for x in json.loads(r.stdout)["restricted"]
+            if x["seat"] == "overall"}
+    assert rows["opponent-goal"]["verdict"] == "changes no game"
+    assert rows["opponent-goal"]["games_changed"] == 0.0
+    assert rows["own-goal"]["games_changed"] > 0 and rows["own-goal"]["verdict"] == "worth using"
