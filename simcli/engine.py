@@ -122,6 +122,31 @@ _LIMIT: ContextVar[float | None] = ContextVar("simcli_time_limit", default=None)
 
 
 @contextmanager
+def slow_notice(seconds: float, text: str) -> Iterator[None]:
+    """Within this block, print `text` on stderr (a terminal only) once `seconds` have
+    passed without it ending: a first compile can take minutes with no other sign of life."""
+    import sys
+    import threading
+
+    def say() -> None:
+        print(f"simcli: {text}", file=sys.stderr, flush=True)
+
+    timer = threading.Timer(seconds, say) if sys.stderr.isatty() else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
+COMPILING = ("compiling the game's kernels (the first use after installing or upgrading; "
+             "a search player can take a few minutes, then it is cached)")
+
+
+@contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Within this block, run_chunks refuses (UserError) a run whose time, estimated from its
     first chunks, exceeds `seconds` (None: no limit). The CLI sets a day unless --yes."""

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from simcli import engine
 from simcli.errors import UserError
 from simcli.games.base import Game
 from simcli.run import RunConfig
@@ -97,6 +98,8 @@ def replay(game: Game, cfg: RunConfig, playout: int, find: str | None = None,
     """Replay one playout: its setup, events and result, plus the fast path's row."""
     content = game.load_content(game.content_path(cfg.content))
     prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
+    with engine.slow_notice(5.0, engine.COMPILING):
+        game.run_chunk(prep, cfg.seed, 0, 1, game.new_aggregates(prep), None)  # compile/load
     if find:
         if search <= 0:
             raise UserError(f"--search must be positive, not {search}")
