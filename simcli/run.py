@@ -85,8 +85,10 @@ def check_seed(seed: Any, name: str = "--seed") -> int:
 def check_target_ci(target_ci: float | None) -> None:
     """A target half-width in (0, 0.5): 0, negative or NaN would never be reached."""
     if target_ci is not None and not 0 < target_ci < 0.5:
+        why = ("a run aiming at it would never end" if not target_ci > 0 else
+               "every win rate's interval is narrower than that from the first games")
         raise UserError(f"--target-ci must be a half-width between 0 and 0.5 (exclusive), "
-                        f"not {target_ci}: a run aiming at it would never end")
+                        f"not {target_ci}: {why}")
 
 
 def build_config(game_name: str, *, players: int | None, policy: str | None,

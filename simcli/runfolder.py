@@ -286,6 +286,9 @@ def check_out_path(final: Path) -> Path:
     if resolved == resolved.parent or resolved == cwd or resolved in cwd.parents:
         raise UserError(f"--out {final} would be the working folder, one of its parents or "
                         f"the root; name a new folder such as runs/my-run")
+    blocked = next((p for p in final.parents if p.exists() and not p.is_dir()), None)
+    if blocked is not None:
+        raise UserError(f"--out {final}: {blocked} is a file, not a folder")
     return final
 
 

@@ -242,7 +242,7 @@ def _write(folder: Path, table: pl.DataFrame, axes: list[Axis], grid: list[dict]
     head = table.filter(pl.col("metric").is_in(list(HEADLINE))).select(
         "cell", "label", "metric", "value", "ci_low", "ci_high", "n", "diff", "p_adjusted",
         "flag")
-    axes_text = md_text(", ".join(f"{a.name}: {list(a.values)}" for a in axes))
+    axes_text = md_text("; ".join(f"{a.name} = {', '.join(a.values)}" for a in axes))
     lines = [f"# Sweep: {manifest['game']}", "",
              f"- Cells: {len(grid)} ({axes_text})",
              f"- Playouts per cell: {manifest['playouts_per_cell']:,}, seed {manifest['seed']}",

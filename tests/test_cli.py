@@ -497,3 +497,10 @@ def test_a_slow_first_compile_says_so_on_a_terminal(monkeypatch):
             time.sleep(pause)
         time.sleep(0.15)  # a cancelled notice must stay silent after the block too
         assert ("simcli: compiling" in err.getvalue()) == said, (tty, pause)
+
+
+def test_out_under_a_file_is_named_as_such(tmp_path):
+    (tmp_path / "afile").write_text("mine")
+    r = invoke("run", "samsara", "-n", 4, "--out", tmp_path / "afile" / "sub")
+    assert "afile is a file, not a folder" in one_line_error(r)
+    assert (tmp_path / "afile").read_text() == "mine"
