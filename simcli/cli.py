@@ -299,11 +299,14 @@ def games(
         return
 
     def item(head: str, text: str) -> None:
-        out.print(textwrap.fill(f"{head}: {text}", width=100, initial_indent="    ",
-                                subsequent_indent="      "), highlight=False, markup=False)
+        out.print(textwrap.fill(f"{head}: {text}", width=min(100, out.width),
+                                initial_indent="    ", subsequent_indent="      "),
+                  highlight=False, markup=False, soft_wrap=True)
 
     for g in data:
-        out.print(f"{g['name']}: {g['title']} ({g['players']} players, default "
+        players = g["players"].split("-")
+        players = players[0] if len(set(players)) == 1 else g["players"]
+        out.print(f"{g['name']}: {g['title']} ({players} players, default "
                   f"{g['default_players']}; default playouts {g['default_n']:,})",
                   highlight=False, markup=False)
         out.print("  policies (--policy NAME, or --seats NAME,NAME,...):")
