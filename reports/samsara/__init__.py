@@ -70,7 +70,7 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
                                  "game length (turns)")]
     json = {k: (t[k].to_dicts() if k in t else None) for k in
             ("seats", "start_player", "outcomes", "length", "goals", "match", "skill")}
-    return Summary(title=f"{manifest['game_title']}: balance report ({unit})",
+    return Summary(title=f"{manifest['game_title']}: balance report (2 players, {unit})",
                    headline=pl.DataFrame(head), tables=t, long=long.frame(),
                    findings=findings(s, seats, t, fair, manifest["content"]),
                    charts=chart_list(s, seats, t, fair, lengths), sections=sections, json=json)
