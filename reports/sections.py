@@ -21,9 +21,20 @@ def pct(x: float | None) -> str:
     return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
 
 
+def pct_ends(lo: float, hi: float) -> tuple[str, str]:
+    """An interval's ends as percentages, with as many decimals (1 to 3) as it takes to
+    tell them apart: 'draws 0.0% - 0.0%' from 10,000 games reads 0.000% - 0.038%."""
+    for d in (1, 2, 3):
+        a, b = (f"{100 * x:.{d}f}%" for x in (lo, hi))
+        if a != b or lo == hi or any(x is None or math.isnan(x) for x in (lo, hi)):
+            break
+    return (pct(lo), pct(hi)) if d == 1 else (a, b)
+
+
 def ci_text(e: Estimate) -> str:
     """A share with its 95% interval, for prose."""
-    return f"{pct(e.value)} (95% CI {pct(e.lo)}-{pct(e.hi)})"
+    lo, hi = pct_ends(e.lo, e.hi)
+    return f"{pct(e.value)} (95% CI {lo}-{hi})"
 
 
 def headline(figure: str, value: float, lo: float, hi: float, note: str = "",
@@ -32,7 +43,8 @@ def headline(figure: str, value: float, lo: float, hi: float, note: str = "",
     `digits` decimals."""
     def fmt(x: float) -> str:
         return pct(x) if digits is None else f"{x:.{digits}f}"
-    return {"figure": figure, "value": fmt(value), "95% interval": f"{fmt(lo)} - {fmt(hi)}",
+    ends = pct_ends(lo, hi) if digits is None else (fmt(lo), fmt(hi))
+    return {"figure": figure, "value": fmt(value), "95% interval": f"{ends[0]} - {ends[1]}",
             "note": note}
 
 

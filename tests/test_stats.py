@@ -86,3 +86,12 @@ def test_paired_difference_p_agrees_with_the_interval():
         assert (p < 0.05) == (e.lo > 0 or e.hi < 0), (x, b, e, p)
     assert paired_difference_p(np.ones(4), np.zeros(4)) > 1e-6  # 4 pairs prove little
     assert paired_difference_p(np.full(5, 0.5), np.full(5, 0.5)) == 1.0
+
+
+def test_interval_ends_are_printed_apart_unless_equal():
+    from reports.sections import headline, pct_ends
+
+    assert pct_ends(0.0, 0.00038) == ("0.00%", "0.04%")  # not "0.0% - 0.0%"
+    assert pct_ends(0.1, 0.2) == ("10.0%", "20.0%")
+    assert pct_ends(0.25, 0.25) == ("25.0%", "25.0%")  # a fixed quantity stays as it is
+    assert headline("draws", 0.0, 0.0, 0.00038)["95% interval"] == "0.00% - 0.04%"
