@@ -115,7 +115,7 @@ class RunFolder:
         self.partial = partial_dir(final)
         if resuming:
             self.path = self.partial
-        elif checkpointed and (self.partial.exists() or self.partial.is_symlink()):
+        elif self.partial.exists() or self.partial.is_symlink():  # any run on this --out
             if not abandoned_start(self.partial):
                 raise UserError(f"an unfinished checkpointed run is in {self.partial}; finish "
                                 f"it with `simcli resume {final}` or remove that folder")

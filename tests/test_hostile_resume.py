@@ -177,6 +177,23 @@ def test_ctrl_c_just_after_the_first_checkpoint_says_it_was_kept(tmp_path, monke
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"]
 
 
+def test_a_plain_run_does_not_orphan_an_unfinished_checkpointed_one(tmp_path, monkeypatch):
+    from simcli import run as run_module
+
+    out = tmp_path / "kept"
+
+    def ctrl_c(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run_module, "play", ctrl_c)
+    assert invoke("run", "sixteen-samurai", "-n", 2000, "--checkpoint", "--out", out,
+                  "-q").exit_code == 130
+    monkeypatch.undo()
+    r = invoke("run", "sixteen-samurai", "-n", 500, "--out", out, "-q")  # no --checkpoint
+    assert "simcli resume" in one_line_error(r)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.partial"]
+
+
 def test_a_partial_folder_without_checkpoint_from_an_older_simcli(tmp_path):
     out = tmp_path / "old"
     partial = tmp_path / "old.partial"
