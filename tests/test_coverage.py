@@ -3,8 +3,10 @@
 Each test simulates data with a known truth at least 2,000 times (vectorised draws) and
 asserts the nominal 95% interval covers it between 93% and 97.5% of the time. With 2,000
 repeats the coverage estimate has a standard error of about 0.5 points, so a correct
-interval passes and an interval that covers 90% or 99% fails. The last test checks the
-same on a real game: small runs with different seeds against their pooled estimate.
+interval passes and an interval that covers 90% or 99% fails. One test checks the
+same on a real game: small runs with different seeds against their pooled estimate. The
+ladder tests (at the end) refit a bootstrap per repeat, so they afford only 120 repeats
+and use a band sized for that count (see LADDER_LOW).
 """
 
 import math
