@@ -3,8 +3,10 @@
 Each test simulates data with a known truth at least 2,000 times (vectorised draws) and
 asserts the nominal 95% interval covers it between 93% and 97.5% of the time. With 2,000
 repeats the coverage estimate has a standard error of about 0.5 points, so a correct
-interval passes and an interval that covers 90% or 99% fails. The last test checks the
-same on a real game: small runs with different seeds against their pooled estimate.
+interval passes and an interval that covers 90% or 99% fails. One test checks the
+same on a real game: small runs with different seeds against their pooled estimate. The
+ladder tests (at the end) refit a bootstrap per repeat, so they afford only 120 repeats
+and use a band sized for that count (see LADDER_LOW).
 """
 
 import math
@@ -288,3 +290,81 @@ def test_budget_series_difference_of_two_players_in_the_same_games(p_hi, p_lo, p
         e = paired_difference_of(x, b)
         hits.append(e.lo <= p_hi - p_lo <= e.hi)
     check(hits)
+
+
+# simcli ladder: Elo ratings with 95% bootstrap intervals (reports/ladder.py). A ratings()
+# call refits the ladder `boot` times, so these tests afford far fewer repeats than the
+# ones above: LADDER_REPS ladders per setting, and a band sized for that count (below).
+LADDER_REPS = 120
+LADDER_BOOT = 100
+# Exact binomial limits for 120 repeats of a true 95% interval: 105 or fewer covered has
+# chance 0.10%, all 120 has chance 0.21%; so the band is [106/120, 119/120] (the standard
+# error is 2 points). An interval of half the width (about 70% coverage) fails; one 1.5
+# times too narrow (about 87%) fails often. boot=100 keeps a run near 30 s: measured over
+# 1,000 ladders it covers about 1 point less than simcli's boot=200 (93-94% against
+# 94-95%); boot=40 covers only 90%.
+LADDER_LOW, LADDER_HIGH = 106 / LADDER_REPS, 119 / LADDER_REPS
+
+
+def ladder_pairings(true_elo, players: int, deals: int, rng):
+    """A round-robin ladder played as simcli.ladder.play_pairing plays it: seats
+    alternating a, b, a, b ... and each deal played once per rotation of the seats.
+
+    The policies' seats at a table win a game with the Luce probability p (their make-up
+    times strength over the table's total), moved in each game by the deal's luck (the same
+    for every rotation of the deal: it favours one policy) and by a seat edge (a's seats
+    hold seats 1 and 3 in even rotations, 2 and 4 in odd ones, so it flips sign and cancels
+    over the deal's rotations). Both average to zero, so the rate over games stays p and the
+    true ratings are `true_elo`; the games of one deal are dependent, as in a real game."""
+    from reports.ladder import ELO, Pairing
+
+    gamma = np.exp(np.asarray(true_elo, float) / ELO)
+    k = len(true_elo)
+    out = []
+    for a in range(k):
+        for b in range(a + 1, k):
+            seats = [a if s % 2 == 0 else b for s in range(players)]
+            makeup = np.array([sum(s == p for s in seats) for p in range(k)], float)
+            p = makeup[a] * gamma[a] / (makeup[a] * gamma[a] + makeup[b] * gamma[b])
+            room = 0.4 * min(p, 1 - p)  # luck plus seat edge stay inside (0, 1)
+            luck = room * rng.uniform(-1, 1, (deals, 1))
+            edge = room * (-1.0) ** np.arange(players)
+            won_a = (rng.random((deals, players)) < p + luck + edge).sum(axis=1)
+            wins = np.zeros((deals, k))
+            wins[:, a] = won_a
+            wins[:, b] = players - won_a
+            out.append(Pairing(makeup, wins, players))
+    return out
+
+
+def ladder_coverage(true_elo, players: int, deals: int, seed: int, widen: float = 1.0):
+    """Share of LADDER_REPS simulated ladders whose interval covers each non-anchor
+    policy's true rating (`widen` scales each interval about its point: a test of the
+    test)."""
+    from reports.ladder import ratings
+
+    rng = np.random.default_rng(seed)
+    names = [f"p{i}" for i in range(len(true_elo))]
+    hits = np.zeros(len(true_elo) - 1)
+    for _ in range(LADDER_REPS):
+        fit = ratings(ladder_pairings(true_elo, players, deals, rng), names,
+                      boot=LADDER_BOOT, seed=int(rng.integers(1 << 30)))
+        assert (fit[0].elo, fit[0].lo, fit[0].hi) == (0.0, 0.0, 0.0)
+        for i, (r, t) in enumerate(zip(fit[1:], true_elo[1:], strict=True)):
+            lo = r.elo - widen * (r.elo - r.lo)
+            hi = r.elo + widen * (r.hi - r.elo)
+            hits[i] += lo <= t <= hi
+    return hits / LADDER_REPS
+
+
+@pytest.mark.parametrize(("true_elo", "players", "deals", "seed"), [
+    ([0.0, 150.0, 350.0], 2, 200, 31),
+    ([0.0, 120.0, 300.0], 4, 100, 32),
+])
+def test_ladder_rating_intervals(true_elo, players, deals, seed):
+    """`simcli ladder`: random at 0 and two stronger policies, a realistic number of deals
+    per pairing; each non-anchor policy's 95% interval covers its true Elo rating."""
+    for policy, c in enumerate(ladder_coverage(true_elo, players, deals, seed), start=1):
+        assert LADDER_LOW <= c <= LADDER_HIGH, (
+            f"policy {policy} (true {true_elo[policy]:+.0f} Elo): coverage {c:.3f} outside "
+            f"[{LADDER_LOW:.3f}, {LADDER_HIGH:.3f}]")
