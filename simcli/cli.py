@@ -170,8 +170,8 @@ PlayersOpt = Annotated[int | None, typer.Option("--players", "-p",
 ForceOpt = Annotated[bool, typer.Option("--force",
                                         help="Replace the folder if simcli wrote it.")]
 RuleOpt = Annotated[list[str] | None, typer.Option(
-    "--rule", help="Rule option name=value; repeat for several.")]
-FixedRuleOpt = Annotated[list[str] | None, typer.Option("--rule",
+    "--rule", metavar="NAME=VALUE", help="Rule option name=value; repeat for several.")]
+FixedRuleOpt = Annotated[list[str] | None, typer.Option("--rule", metavar="NAME=VALUE",
                                                         help="Fixed rule option name=value.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print as JSON.")]
 PolicyOpt = Annotated[str | None, typer.Option("--policy", help="Policy on every seat.")]
@@ -615,7 +615,8 @@ def report(
 @app.command()
 def sweep(
     game: Annotated[str, typer.Argument(help="Game to sweep.")],
-    vary: Annotated[list[str], typer.Option("--vary", help="A varied parameter: players=2,3,4"
+    vary: Annotated[list[str], typer.Option("--vary", metavar="NAME=V1,V2",
+                                            help="A varied parameter: players=2,3,4"
                                             " | policy=greedy,random | seats=greedy/random,"
                                             "random/greedy | content=standard,other | "
                                             "rule.NAME=a,b. Repeat for a grid.")],
@@ -760,7 +761,8 @@ def value(
 @app.command()
 def tune(
     game: Annotated[str, typer.Argument(help="Game to tune.")],
-    param: Annotated[list[str], typer.Option("--param", help="PATH=LOW..HIGH or "
+    param: Annotated[list[str], typer.Option("--param", metavar="PATH=RANGE",
+                                             help="PATH=LOW..HIGH or "
                                              "PATH=a,b,c: a content path (e.g. clan.size "
                                              "or battle.uma in sixteen-samurai, "
                                              "'roster.samurai[NAME].FIELD' for one entry of "
@@ -976,7 +978,8 @@ def odds(
 
 @app.command()
 def bench(
-    game: Annotated[list[str] | None, typer.Argument(help="Games to measure. Default: "
+    game: Annotated[list[str] | None, typer.Argument(metavar="GAME",
+                                                     help="Games to measure. Default: "
                                                           "all.")] = None,
     threads: Annotated[int | None, typer.Option("--threads", "-t",
                                                 help="Threads for the multi-thread "
