@@ -132,7 +132,7 @@ def _catch_stop_signals() -> dict:
 
 
 def _interrupted(exc: BaseException | None) -> None:
-    msg = str(exc) if isinstance(exc, Interrupted) else "interrupted; no run folder was written"
+    msg = str(exc) if isinstance(exc, Interrupted) else "interrupted; nothing was written"
     if _stopped_by:
         sig = _stopped_by[-1]
         err.print(f"simcli: stopped by {STOP_SIGNALS[sig]}: {msg}", markup=False,
