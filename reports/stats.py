@@ -149,9 +149,11 @@ def paired_difference_p(x: np.ndarray, b: np.ndarray) -> float:
     d = float(np.mean(x) - np.mean(b)) if len(x) else 0.0
     if d == 0.0:
         return 1.0
+    sums = (float(x.sum()), float((x * x).sum()), float(b.sum()), float((b * b).sum()),
+            float((x * b).sum()), len(x))
 
     def excludes(alpha: float) -> bool:
-        e = paired_difference_of(x, b, confidence=1.0 - alpha)
+        e = paired_difference(*sums, confidence=1.0 - alpha)
         return e.lo > 0.0 or e.hi < 0.0
 
     lo, hi = math.log(1e-15), math.log(1.0 - 1e-9)

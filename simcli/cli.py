@@ -292,6 +292,7 @@ def games(
 ) -> None:
     """List games with their player counts, policies, rule options and content files."""
     from simcli.catalog import catalog
+    from simcli.registry import get_game
 
     data = catalog()
     if as_json:
@@ -304,8 +305,7 @@ def games(
                   highlight=False, markup=False, soft_wrap=True)
 
     for g in data:
-        players = g["players"].split("-")
-        players = players[0] if len(set(players)) == 1 else g["players"]
+        players = get_game(g["name"]).player_range()
         out.print(f"{g['name']}: {g['title']} ({players} players, default "
                   f"{g['default_players']}; default playouts {g['default_n']:,})",
                   highlight=False, markup=False)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import os
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -125,9 +127,6 @@ _LIMIT: ContextVar[float | None] = ContextVar("simcli_time_limit", default=None)
 def slow_notice(seconds: float, text: str) -> Iterator[None]:
     """Within this block, print `text` on stderr (a terminal only) once `seconds` have
     passed without it ending: a first compile can take minutes with no other sign of life."""
-    import sys
-    import threading
-
     def say() -> None:
         print(f"simcli: {text}", file=sys.stderr, flush=True)
 

@@ -136,10 +136,7 @@ def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: i
     threads = threads or engine.default_threads()
     chosen = game.resolve_rules(rules)
     loaded = game.load_content(game.content_path(content))
-    auto = out is None
-    if out is None:
-        out = Path("runs") / f"ladder-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    folder = RunFolder(out, force, auto=auto)
+    folder = RunFolder(out, force, default=f"ladder-{game.name}")
     try:
         folder.create()
         t0 = time.perf_counter()

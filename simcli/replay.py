@@ -98,16 +98,16 @@ def replay(game: Game, cfg: RunConfig, playout: int, find: str | None = None,
     """Replay one playout: its setup, events and result, plus the fast path's row."""
     content = game.load_content(game.content_path(cfg.content))
     prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
-    with engine.slow_notice(5.0, engine.COMPILING):
-        game.run_chunk(prep, cfg.seed, 0, 1, game.new_aggregates(prep), None)  # compile/load
-    if find:
-        if search <= 0:
-            raise UserError(f"--search must be positive, not {search}")
-        playout, _ = find_playout(game, prep, cfg, parse_find(game, find), search)
+    conds = parse_find(game, find) if find else None
+    if find and search <= 0:
+        raise UserError(f"--search must be positive, not {search}")
     if playout < 0:
         raise UserError(f"--playout must be 0 or more, not {playout}")
     rows = np.zeros((1, len(game.row_columns)), np.int64)
-    game.run_chunk(prep, cfg.seed, playout, 1, game.new_aggregates(prep), rows)
+    with engine.slow_notice(5.0, engine.COMPILING):  # the first call compiles or loads
+        if conds is not None:
+            playout, _ = find_playout(game, prep, cfg, conds, search)
+        game.run_chunk(prep, cfg.seed, playout, 1, game.new_aggregates(prep), rows)
     fast = user_row(game, rows[0])
     h = game.handle(prep, cfg.seed, playout)
     h.play_out()

@@ -32,6 +32,7 @@ from simcli.runfolder import (
     RunFolder,
     check_counts,
     check_shapes,
+    default_out,
     disk_error,
     is_int,
     load_run,
@@ -147,8 +148,7 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
     chosen = game.resolve_rules(rules)
     auto_out = out is None
     if out is None:
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        out = Path("runs") / f"{game.name}-{players}p-seed{seed}-{stamp}"
+        out = default_out(f"{game.name}-{players}p-seed{seed}")
     cfg = RunConfig(
         game=game.name, players=players, seats=seat_list, n=n, seed=seed,
         threads=threads or engine.default_threads(), rules=chosen, content=content, out=out,

@@ -16,6 +16,7 @@ import sys
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +90,10 @@ class RunFolder:
     `simcli resume NAME` can finish it: a `NAME.partial` always holds a checkpoint.
     """
 
-    def __init__(self, final: Path, force: bool, checkpointed: bool = False,
-                 resuming: bool = False, auto: bool = False) -> None:
+    def __init__(self, final: Path | None, force: bool, checkpointed: bool = False,
+                 resuming: bool = False, auto: bool = False, default: str = "run") -> None:
+        if final is None:  # no --out: a name simcli chooses, runs/DEFAULT-TIMESTAMP
+            final, auto = default_out(default), True
         final = check_out_path(final)
         self.base = final
         if auto:  # a name simcli chose (no --out): the next free one, never another's folder
@@ -216,6 +219,11 @@ def note(text: str) -> None:
     print(f"simcli: {text}", file=sys.stderr, flush=True)
 
 
+def default_out(stem: str) -> Path:
+    """The folder simcli names when no --out is given: runs/STEM-YYYYmmdd-HHMMSS."""
+    return Path("runs") / f"{stem}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+
+
 def free_name(out: Path) -> Path:
     """`out`, or `out-2`, `out-3` ... the first name nothing holds yet."""
     candidate, k = out, 2
@@ -330,12 +338,8 @@ def not_as_written(folder: Path) -> str | None:
     """Why `folder` holds more than simcli wrote there, or something it wrote was changed
     since (a sentence), or None when it holds only simcli's files as written: the entries
     are checked against the inventory simcli recorded when it finished the folder."""
-    try:
-        doc = read_json(folder / INVENTORY, "file list")
-        recorded = doc["entries"]
-        if not isinstance(recorded, dict):
-            raise TypeError
-    except (UserError, KeyError, TypeError):
+    recorded = _recorded(folder)
+    if recorded is None:
         return (f"it has no record of the files simcli wrote ({INVENTORY}; folders written "
                 f"before simcli kept one have none)")
     for rel, entry in inventory(folder).items():
@@ -379,20 +383,23 @@ def move_into(src: Path, dst: Path) -> list[Path]:
 def record_rewritten(folder: Path, names: list[Path]) -> None:
     """Update a finished folder's inventory after simcli rewrote `names` in it (simcli
     report), so --force still knows them as simcli's; a folder without one is left so."""
-    try:
-        doc = read_json(folder / INVENTORY, "file list")
-        entries = doc["entries"]
-        if not isinstance(entries, dict):
-            return
-    except (UserError, KeyError, TypeError):
+    entries = _recorded(folder)
+    if entries is None:
         return
-    now = inventory(folder)
-    for name in names:
-        rel = name.relative_to(folder).as_posix()
-        for key, entry in now.items():
-            if key == rel or key.startswith(rel + "/"):
-                entries[key] = entry
+    rels = [name.relative_to(folder) for name in names]
+    mine = {r.as_posix() for r in rels} | {p.as_posix() for r in rels for p in r.parents
+                                           if p != Path(".")}  # and the folders made for them
+    entries.update({k: v for k, v in inventory(folder).items() if k in mine})
     write_json(folder / INVENTORY, {"format": 1, "entries": entries})
+
+
+def _recorded(folder: Path) -> dict[str, list] | None:
+    """The inventory simcli recorded in a finished folder, or None (none, or unreadable)."""
+    try:
+        entries = read_json(folder / INVENTORY, "file list")["entries"]
+    except (UserError, KeyError, TypeError):
+        return None
+    return entries if isinstance(entries, dict) else None
 
 
 def disk_error(exc: OSError, where: Path | str) -> UserError:

@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import time
-from datetime import datetime
 from pathlib import Path
 
 from reports.fairness import seat_fairness
@@ -68,10 +67,7 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
     check_seed(seed)
     if threads is not None and threads <= 0:
         raise UserError(f"--threads must be positive, not {threads}")
-    auto = out is None
-    if out is None:
-        out = Path("runs") / f"study-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    folder = RunFolder(out, force, auto=auto)
+    folder = RunFolder(out, force, default="study")
     folder.create()
     t0 = time.perf_counter()
     entries = []

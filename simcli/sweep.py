@@ -148,15 +148,11 @@ def run_sweep(game_name: str, vary: list[str], *, n: int | None, seed: int,
             save_games=False, chunk_size=None, backend=backend, scheduler=scheduler,
             workers=workers)
         configs.append(cfg)
-    auto = out is None
-    if out is None:
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        out = Path("runs") / f"sweep-{game.name}-{stamp}"
     preps = []
     for cfg in configs:  # every cell's content and setup checked before any folder is made
         c = game.load_content(game.content_path(cfg.content))
         preps.append(game.prepare(c, cfg.players, cfg.seats, cfg.rules))
-    folder = RunFolder(out, force, auto=auto)
+    folder = RunFolder(out, force, default=f"sweep-{game.name}")
     folder.create()
     try:
         frames = []

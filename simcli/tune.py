@@ -239,11 +239,11 @@ def run_tune(game_name: str, params: list[str], objective: str, *, players: int 
     if not params:
         raise UserError("give at least one --param PATH=LOW..HIGH")
     parsed = [parse_param(game, p) for p in params]
-    paths = [p.text.split("=", 1)[0].strip() for p in parsed]
-    twice = next((x for i, x in enumerate(paths) if x in paths[:i]), None)
+    keys = [(p.rule, p.tokens) for p in parsed]
+    twice = next((p for i, p in enumerate(parsed) if keys[i] in keys[:i]), None)
     if twice is not None:
-        raise UserError(f"--param {twice} is given twice; give each parameter once, with "
-                        f"all its values")
+        raise UserError(f"--param {twice.text.split('=', 1)[0].strip()} is given twice; give "
+                        f"each parameter once, with all its values")
     metric, target = objective_of(objective)
     players = players or game.default_players
     game.check_players(players)
@@ -272,10 +272,7 @@ def run_tune(game_name: str, params: list[str], objective: str, *, players: int 
                         f"({len(cands)} settings x -n {n0:,}), more than --budget {budget:,}; "
                         f"raise --budget or lower -n")
     check_candidates(game, parsed, cands)
-    auto = out is None
-    if out is None:
-        out = Path("runs") / f"tune-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    folder = RunFolder(out, force, auto=auto)
+    folder = RunFolder(out, force, default=f"tune-{game.name}")
     try:
         folder.create()
         t0 = time.perf_counter()

@@ -154,13 +154,10 @@ def run_value(game_name: str, *, players: int | None, policy: str | None, n: int
     n = n or game.value_n
     if n <= 0:
         raise UserError(f"-n must be positive, not {n}")
-    engine.check_memory(8.0 * n * players * 4, f"-n {n:,} playouts per run")  # base, denied,
-    # a seat's run and a removal run, each (n, players)
+    # at most four (n, players) arrays at once: base, denied, a seat's run, a removal run
+    engine.check_memory(8.0 * n * players * 4, f"-n {n:,} playouts per run")
     threads = threads or engine.default_threads()
-    auto = out is None
-    if out is None:
-        out = Path("runs") / f"value-{game.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    folder = RunFolder(out, force, auto=auto)
+    folder = RunFolder(out, force, default=f"value-{game.name}")
     try:
         folder.create()
         t0 = time.perf_counter()
