@@ -168,7 +168,8 @@ SeedOpt = Annotated[int, seed_option()]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p",
                                                 help="Players. Default: the game's default.")]
 ForceOpt = Annotated[bool, typer.Option("--force",
-                                        help="Replace the folder if simcli wrote it.")]
+                                        help="Replace the folder if simcli wrote it "
+                                        "and it holds nothing else.")]
 RuleOpt = Annotated[list[str] | None, typer.Option(
     "--rule", metavar="NAME=VALUE", help="Rule option name=value; repeat for several.")]
 FixedRuleOpt = Annotated[list[str] | None, typer.Option("--rule", metavar="NAME=VALUE",
@@ -354,8 +355,7 @@ def run(
     out_dir: Annotated[Path | None, typer.Option("--out", "-o",
                                                  help="Run folder to write. Default: "
                                                       "runs/GAME-Pp-seedS-TIMESTAMP.")] = None,
-    force: Annotated[bool, typer.Option("--force",
-                                        help="Replace the run folder if it exists.")] = False,
+    force: ForceOpt = False,
     save_games: Annotated[bool, typer.Option("--save-games",
                                              help="Also stream one row per playout to "
                                                   "games/*.parquet.")] = False,
