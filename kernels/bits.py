@@ -5,14 +5,13 @@ internal module; if a numba release moves it, a portable loop takes over (slower
 results).
 """
 
-from numba import njit
 
-from kernels.config import JIT
+from kernels.jit import kernel
 
 try:  # pragma: no cover - which branch runs depends on the numba release
     from numba.cpython.unsafe.numbers import trailing_zeros
 except ImportError:  # pragma: no cover
-    @njit(**JIT)
+    @kernel
     def trailing_zeros(x):
         """Index of the lowest set bit of x > 0."""
         n = 0

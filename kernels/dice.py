@@ -6,9 +6,8 @@ top2 = 0 when a single die was rolled.
 """
 
 import numpy as np
-from numba import njit
 
-from kernels.config import JIT, NO_ALLOC
+from kernels.jit import kernel
 from kernels.rng import (
     STREAM_LANE,
     die,
@@ -21,16 +20,13 @@ from kernels.rng import (
     top2_of,
 )
 
-# Helpers only compiled code calls: no Python entry point to compile.
-INNER = {**JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-
 MAX_DICE = 4
 UMA = 5
 NCODES = 6
 MAX_PLAYERS = 4
 
 
-@njit(**INNER)
+@kernel
 def top_group_with(t1, t2, nd, part, n, q, a, b):
     """Bitmask of the players still in contention after comparing the first and second die,
     player q's dice read as (a, b) instead of (t1[q], t2[q]) (q = -1: none replaced).
@@ -55,14 +51,14 @@ def top_group_with(t1, t2, nd, part, n, q, a, b):
     return first if single else second
 
 
-@njit(**JIT)
+@kernel
 def top_group(t1, t2, nd, part, n):
     """Bitmask of the players still in contention after comparing the first and second die
     (see top_group_with)."""
     return top_group_with(t1, t2, nd, part, n, np.int64(-1), np.int64(0), np.int64(0))
 
 
-@njit(**INNER)
+@kernel
 def popcount(mask):
     """Number of set bits."""
     c = 0
@@ -72,7 +68,7 @@ def popcount(mask):
     return c
 
 
-@njit(**INNER)
+@kernel
 def lowest_bit(mask):
     """Index of the lowest set bit (mask > 0)."""
     i = 0
@@ -81,7 +77,7 @@ def lowest_bit(mask):
     return i
 
 
-@njit(**INNER)
+@kernel
 def tiebreak_round(states, lanes, mask, n, faces, rolls):
     """One tiebreaker roll: each tied player p rolls one die (rolls[p]) from its stream
     states[lanes[p]]; returns the players tied on the highest roll."""
@@ -99,7 +95,7 @@ def tiebreak_round(states, lanes, mask, n, faces, rolls):
     return new
 
 
-@njit(**INNER)
+@kernel
 def tiebreak_lanes(states, lanes, mask, n, faces, rolls):
     """Tiebreaker rolls among the tied players until one is highest; returns the winner."""
     while mask & (mask - 1):
@@ -107,7 +103,7 @@ def tiebreak_lanes(states, lanes, mask, n, faces, rolls):
     return lowest_bit(mask)
 
 
-@njit(**INNER)
+@kernel
 def roll_code(state, code, faces, uma):
     """Roll a pool code; return (top1, top2, ndice)."""
     if code == UMA:
@@ -116,7 +112,7 @@ def roll_code(state, code, faces, uma):
     return a, b, code
 
 
-@njit(**NO_ALLOC, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@kernel
 def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part, rolls, wins,
                tiebreaks):
     n = codes.shape[0]
@@ -134,7 +130,7 @@ def _odds_loop(states, lanes, seed, first, count, codes, faces, t1, t2, nd, part
             wins[lowest_bit(mask)] += 1
 
 
-@njit(**INNER, inline="always")
+@kernel(inline=True)
 def _first_wins(a1, a2, b1, b2, tied, states, lanes, faces, rolls):
     """Whether the first of two pools wins, from their two highest dice (a1, a2) and (b1,
     b2): the highest die, then the second; `tied` pools roll the tiebreaker from states."""
@@ -145,7 +141,7 @@ def _first_wins(a1, a2, b1, b2, tied, states, lanes, faces, rolls):
     return a2 > b2
 
 
-@njit(**NO_ALLOC, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@kernel
 def _odds_pair(states, lanes, seed, first, count, c0, c1, faces, uma, wins, tiebreaks,
                rolls):
     """_odds_loop for two pools, the dice kept in registers (the same draws, the same
@@ -182,7 +178,7 @@ def _odds_pair(states, lanes, seed, first, count, c0, c1, faces, uma, wins, tieb
     tiebreaks[0] += ties
 
 
-@njit(**NO_ALLOC, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@kernel
 def _odds_pair_ahead(states, lanes, seed, first, count, c0, c1, faces, uma, bits, wins,
                      tiebreaks, rolls):
     """_odds_pair for dice with 2**bits faces: the same draws, the next battle's first random
@@ -220,7 +216,7 @@ def _odds_pair_ahead(states, lanes, seed, first, count, c0, c1, faces, uma, bits
     tiebreaks[0] += ties
 
 
-@njit(**JIT)
+@kernel(alloc=True)
 def odds_chunk(seed, first, count, codes, faces, uma, wins, tiebreaks):
     """Monte Carlo battles of the given pools; adds wins per pool and tiebreaker count."""
     n = codes.shape[0]

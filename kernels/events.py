@@ -13,7 +13,7 @@ the log was cut (`log_n[0] > log.shape[0]`).
 import numpy as np
 from numba.extending import overload
 
-from kernels.config import JIT
+from kernels.config import OVERLOAD
 
 TURN = 0
 PLAYER = 1
@@ -40,7 +40,7 @@ def emit(log, log_n, turn, player, kind, a, b, c, d):
     log_n[0] = i + 1
 
 
-@overload(emit, jit_options={k: v for k, v in JIT.items() if k != "cache"})
+@overload(emit, jit_options=OVERLOAD)
 def _emit(log, log_n, turn, player, kind, a, b, c, d):
     """emit inside compiled code. An overload is typed with its arguments' plain types
     first, so calls with constant event kinds share one compiled version (a plain njit

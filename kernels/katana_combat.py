@@ -9,9 +9,8 @@ loses samurai equal to the swords on the other side's cards, at most 4 and at mo
 """
 
 import numpy as np
-from numba import njit
 
-from kernels.config import INLINE, JIT, NO_ALLOC
+from kernels.jit import kernel
 from kernels.rng import STATE_SIZE, below, next_u64, seed_stream
 
 # Card table columns
@@ -76,7 +75,7 @@ _TWO32 = np.uint64(1) << np.uint64(32)
 _S32 = np.uint64(32)
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def special_gain(cards, c, allies):
     """(combat points, swords) a special card adds; `allies` = the player's samurai in
     territories land-adjacent to the battle (for Alliance)."""
@@ -96,7 +95,7 @@ def combat_key(value, swords, keep, special):
     return (value * 4096 + swords * 64 + (63 - min(keep, 63))) * 2 + int(special)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def card_points(hand, i, j, k, cards, castle, allies):
     """(combat points from cards, swords) of the choice (i, j) + special k (-1: none); a
     castle doubles the weaker combat card."""
@@ -113,22 +112,22 @@ def card_points(hand, i, j, k, cards, castle, allies):
     return pts, sw
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def _value(packed):
     return packed >> 19
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def _swords(packed):
     return packed >> 13 & 63
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def _position(packed):
     return 63 - (packed & 63)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def choose_strongest(hand, n, cards, castle, allies, can_special):
     """The choice with most combat points, then most swords (then, among equals, the
     cards greedy least wishes to keep, and no special before a special): (i, j, k, card
@@ -197,7 +196,7 @@ def choose_strongest(hand, n, cards, castle, allies, can_special):
     return bi, bj, bk, bp, bs
 
 
-@njit(**NO_ALLOC)
+@kernel
 def choose_random(state, hand, n, cards, can_special):
     """A uniformly drawn legal choice: any two combat cards, and no special or any blue
     card among the rest, every (pair, special) equally likely."""
@@ -226,7 +225,7 @@ def choose_random(state, hand, n, cards, can_special):
     return -1, -1, -1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def choose(policy, state, hand, n, cards, castle, allies, can_special):
     """The card choice of a policy: (i, j, k, card points, swords), i and j the hand
     positions of the combat cards, k that of the special (-1: none)."""
@@ -239,7 +238,7 @@ def choose(policy, state, hand, n, cards, castle, allies, can_special):
     return i, j, k, pts, sw
 
 
-@njit(**NO_ALLOC)
+@kernel
 def resolve(pa, pd, swa, swd, a, d, castle):
     """Outcome of a battle from the combat points (pa, pd), the swords on each side's cards
     (swa, swd) and the army sizes: (result, attacker losses, defender losses, territory ends
@@ -253,13 +252,13 @@ def resolve(pa, pd, swa, swd, a, d, castle):
     return result, la, ld, d - ld == 0 and not castle
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def total_points(card_pts, samurai, bonus):
     """Combat points: cards + samurai (at most 4 count) + a terrain bonus."""
     return card_pts + min(samurai, MAX_COUNTED) + bonus
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _bounded(state, r, n):
     """Uniform integer in [0, n) from 32 random bits r (Lemire's method; on the rare
     rejection a fresh draw from the stream)."""
@@ -272,7 +271,7 @@ def _bounded(state, r, n):
     return np.int64(m >> _S32)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def draw_hand(state, deck, deck_n, h, hand, picked):
     """Deal h cards uniformly without replacement from deck[:deck_n] into hand: distinct
     positions drawn in turn (a position already taken is drawn again), two draws from each
@@ -299,7 +298,7 @@ def draw_hand(state, deck, deck_n, h, hand, picked):
         i += 1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def odds_loop(seed, first, count, deck, cards, h, pol_a, pol_d, a_lo, a_hi, d_lo, d_hi,
               castles, mountains, state, ha, hd, picked, out):
     """Battles first .. first+count-1: each side is dealt h cards from its own full deck and
@@ -331,7 +330,7 @@ def odds_loop(seed, first, count, deck, cards, h, pol_a, pol_d, a_lo, a_hi, d_lo
                     score_cells(out, pa, swa, pd, swd, c, a_lo, a_hi, d_lo, d_hi, mountains)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def score_cells(out, pa, swa, pd, swd, c, a_lo, a_hi, d_lo, d_hi, mountains):
     """Add one deal's outcome to every requested cell of castle case c."""
     for m in range(2):
@@ -353,7 +352,7 @@ def score_cells(out, pa, swa, pd, swd, c, a_lo, a_hi, d_lo, d_hi, mountains):
                 cell[OS_EMPTY] += empty
 
 
-@njit(**JIT)
+@kernel(alloc=True)
 def odds_chunk(seed, first, count, deck, cards, h, pol_a, pol_d, a_lo, a_hi, d_lo, d_hi,
                castles, mountains, out):
     """Monte Carlo odds of battles first .. first+count-1 of the run keyed by `seed`: each
@@ -366,7 +365,7 @@ def odds_chunk(seed, first, count, deck, cards, h, pol_a, pol_d, a_lo, a_hi, d_l
               castles, mountains, state, ha, hd, picked, out)
 
 
-@njit(**JIT)
+@kernel
 def exact_side(hands, weights, cards, policy, castle, hist):
     """Add to hist[points, swords] the probability of each (card points, swords) a side
     reaches: hands[r] is one possible hand (type codes) with probability weights[r]; a

@@ -15,9 +15,8 @@ bounded draw each. Code outside this module uses only its functions, never the w
 """
 
 import numpy as np
-from numba import njit
 
-from kernels.config import JIT
+from kernels.jit import kernel
 
 _M0 = np.uint64(0xD2511F53)  # Philox4x32 multipliers and Weyl key increments
 _M1 = np.uint64(0xCD9E8D57)
@@ -32,7 +31,7 @@ _BLOCK, _BITS, _KEY, _PLAYOUT, _LANE, _SPARE, _HAS_SPARE = 0, 1, 2, 3, 4, 5, 6
 STREAM_LANE = 0xFFFFFFFF  # the lane of seed_stream's single stream per playout
 
 
-@njit(inline="always")
+@kernel(inline=True)
 def _round(c0, c1, c2, c3, k0, k1):
     """One Philox4x32 round."""
     p0 = _M0 * c0
@@ -41,13 +40,13 @@ def _round(c0, c1, c2, c3, k0, k1):
             ((p0 >> _S32) ^ c3 ^ k1) & _MASK32, p0 & _MASK32)
 
 
-@njit(inline="always")
+@kernel(inline=True)
 def _bump(k0, k1):
     """The key schedule between rounds."""
     return (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
 
 
-@njit(**JIT, inline="always")
+@kernel(inline=True)
 def philox(c0, c1, c2, c3, key):
     """Philox4x32-10 of the counter (c0, c1, c2, c3), 32-bit words in uint64, under the
     64-bit key: the block as two 64-bit words. The ten rounds are written out (a loop is
@@ -76,7 +75,7 @@ def philox(c0, c1, c2, c3, key):
     return (c0 << _S32) | c1, (c2 << _S32) | c3
 
 
-@njit(**JIT)
+@kernel
 def die_bits(faces):
     """Bits a die with `faces` sides is cut from: log2(faces) for a power of two, else 0
     (such a die takes a bounded draw of its own)."""
@@ -87,7 +86,7 @@ def die_bits(faces):
     return bits
 
 
-@njit(**JIT)
+@kernel(alloc=True)
 def new_state(faces):
     """A stream state for dice with `faces` sides (not yet keyed)."""
     state = np.zeros(STATE_SIZE, np.uint64)
@@ -95,7 +94,7 @@ def new_state(faces):
     return state
 
 
-@njit(**JIT)
+@kernel
 def seed_lane(state, seed, index, lane):
     """Point `state` at stream (seed, playout index, lane), at its first draw."""
     state[_BLOCK] = np.uint64(0)
@@ -105,13 +104,13 @@ def seed_lane(state, seed, index, lane):
     state[_HAS_SPARE] = np.uint64(0)
 
 
-@njit(**JIT)
+@kernel
 def seed_stream(state, seed, index):
     """Point `state` at the single stream keyed by (seed, index)."""
     seed_lane(state, seed, index, STREAM_LANE)
 
 
-@njit(**JIT)
+@kernel(alloc=True)
 def new_states(faces, lanes):
     """`lanes` stream states (rows) for dice with `faces` sides."""
     one = new_state(faces)
@@ -121,7 +120,7 @@ def new_states(faces, lanes):
     return states
 
 
-@njit(**JIT)
+@kernel
 def seed_lanes(states, seed, index):
     """Key row l of `states` to the stream (seed, index, lane l): independent streams of one
     playout, e.g. one per player plus one shared."""
@@ -129,7 +128,7 @@ def seed_lanes(states, seed, index):
         seed_lane(states[lane], seed, index, lane)
 
 
-@njit(**JIT)
+@kernel
 def next_u64(state):
     """Next 64 random bits of the stream."""
     if state[_HAS_SPARE]:
@@ -145,7 +144,7 @@ def next_u64(state):
     return a
 
 
-@njit(**JIT)
+@kernel
 def stream_block(seed, index, lane, block):
     """Draws 2 * block and 2 * block + 1 of stream (seed, index, lane), computed directly
     (a kernel may compute the next playout's first block ahead, while it plays this one)."""
@@ -153,7 +152,7 @@ def stream_block(seed, index, lane, block):
                   np.uint64(index) & _MASK32, np.uint64(index) >> _S32, np.uint64(seed))
 
 
-@njit(**JIT)
+@kernel
 def stream_at(state, seed, index, lane, used, second):
     """Point `state` at stream (seed, index, lane) after its first `used` draws (0-2), drawn
     outside with stream_block(..., 0), whose second draw is `second`."""
@@ -166,7 +165,7 @@ def stream_at(state, seed, index, lane, used, second):
         state[_BLOCK] = np.uint64(1)
 
 
-@njit(**JIT)
+@kernel
 def below(state, n):
     """Uniform integer in [0, n) for 1 <= n < 2**32, without bias (Lemire's method)."""
     un = np.uint64(n)
@@ -180,13 +179,13 @@ def below(state, n):
     return np.int64(m >> _S32)
 
 
-@njit(**JIT)
+@kernel
 def uniform01(state):
     """Uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(**JIT)
+@kernel
 def shuffle(state, a, n):
     """Fisher-Yates shuffle of a[0:n] in place."""
     for i in range(n - 1, 0, -1):
@@ -197,7 +196,7 @@ def shuffle(state, a, n):
 
 
 
-@njit(**JIT)
+@kernel
 def die(state, faces):
     """One die roll, 1..faces."""
     bits = state[_BITS]
@@ -206,7 +205,7 @@ def die(state, faces):
     return below(state, faces) + 1
 
 
-@njit(**JIT)
+@kernel
 def top2_of(x, k, bits):
     """(highest, second highest or 0 when k == 1) of k dice with 2**bits faces cut from the
     64-bit draw x, as roll_top2 cuts them (k * bits <= 64)."""
@@ -221,7 +220,7 @@ def top2_of(x, k, bits):
     return t1, t2
 
 
-@njit(**JIT)
+@kernel
 def roll_top2(state, k, faces):
     """Roll k dice; return (highest, second highest or 0 when k == 1)."""
     t1 = 0
@@ -236,7 +235,7 @@ def roll_top2(state, k, faces):
     return t1, t2
 
 
-@njit(**JIT)
+@kernel(alloc=True)
 def rotation_lanes(P, pol, rotation, size):
     """(policy per seat, stream lane per seat) when player j, with policy pol[j] and its own
     stream lane j, sits at seat (j + rotation) % P; arrays of length `size`."""

@@ -25,10 +25,12 @@ import inspect
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
-from kernels.config import JIT, NO_ALLOC
+from kernels.config import OVERLOAD
+from kernels.jit import kernel
+from kernels.ref import Ref
 from kernels.rng import below, new_states, next_u64, seed_lane, seed_lanes
 
 # --- hooks: each game overloads these for its state type (kernels/<game>/search_hooks.py)
@@ -117,7 +119,7 @@ def register_hooks(state_class: type, *, rules=None, fixed_root: bool = False,
         raise TypeError(f"register_hooks: missing hooks {missing}, unknown hooks {unknown}")
 
     def mine(t) -> bool:
-        return isinstance(t, types.BaseNamedTuple) and t.instance_class is state_class
+        return _state_class(t) is state_class
 
     if fixed_root:
         _FIXED_ROOT.add(state_class)
@@ -135,17 +137,22 @@ def root_fixed(st):
     raise NotImplementedError
 
 
-@overload(root_fixed, jit_options={"forceinline": True})
+def _state_class(t):
+    """The namedtuple class of a search state's numba type (a Ref or the tuple itself)."""
+    if isinstance(t, Ref):
+        t = t.inner
+    return t.instance_class if isinstance(t, types.BaseNamedTuple) else None
+
+
+@overload(root_fixed, jit_options={**OVERLOAD, "forceinline": True})
 def _root_fixed(st):
-    if isinstance(st, types.BaseNamedTuple) and st.instance_class in _FIXED_ROOT:
+    if _state_class(st) in _FIXED_ROOT:
         return lambda st: True
     return lambda st: False
 
 
-# The dispatch from a hook to a game's implementation is inlined (LLVM): a call passing a
-# game state, a namedtuple of dozens of arrays, costs a hundred nanoseconds or more (every
-# array's fields go through the stack), as much as a whole random move of some games.
-_DISPATCH = {"forceinline": True}
+# The dispatch from a hook to a game's implementation is a one-line call: inlined (LLVM).
+_DISPATCH = {**OVERLOAD, "forceinline": True}
 
 
 def _overload_for(hook, arity: int, mine, impl, on_st: bool = False) -> None:
@@ -204,14 +211,14 @@ def new_workspace(budget: int, scratch, max_actions: int, max_players: int) -> W
                      np.zeros(1, np.int64), np.zeros(max_actions, np.int64))
 
 
-@njit(**JIT)
+@kernel
 def seed_search(ws, seed, playout, seat):
     """Key the search's stream to (seed, playout, lane SEARCH_LANE + seat): the same
     decisions for the same seed on any thread."""
     seed_lane(ws.stream[0], seed, playout, SEARCH_LANE + seat)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def copy1(dst, src):
     """dst[i] = src[i] over a 1-d src, element by element: the search loop runs without
     numba's reference counting, which an array-to-array slice assignment needs."""
@@ -219,7 +226,7 @@ def copy1(dst, src):
         dst[i] = src[i]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def copy2(dst, src):
     """dst[i, j] = src[i, j] over a 2-d src, element by element (see copy1)."""
     for i in range(src.shape[0]):
@@ -227,14 +234,14 @@ def copy2(dst, src):
             dst[i, j] = src[i, j]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def reseed(rng_rows, stream):
     """Key every chance stream of a determinization afresh from the search's stream, so a
     simulation never replays the real game's future dice and draws."""
     seed_lanes(rng_rows, next_u64(stream), np.int64(0))
 
 
-@njit(**NO_ALLOC)
+@kernel
 def sort_head(a, n):
     """Sort a[:n] in place (insertion sort: a few dozen cards at most). Determinizations
     sort the pooled hidden cards before shuffling them, so a deal depends only on what the
@@ -248,7 +255,7 @@ def sort_head(a, n):
         a[j + 1] = x
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _new_node(tree, parent, action, player):
     i = tree.used[0]
     tree.used[0] = i + 1
@@ -266,7 +273,7 @@ def _new_node(tree, parent, action, player):
     return i
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _find(sorted_acts, n, action):
     """Position of `action` in sorted_acts[:n], or -1."""
     lo = 0
@@ -282,7 +289,7 @@ def _find(sorted_acts, n, action):
     return -1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _allowed(st, acts, n, forbid, player):
     """Drop the actions whose option is forbidden to `player` (keeping at least one)."""
     if forbid.shape[1] == 0:
@@ -296,7 +303,7 @@ def _allowed(st, acts, n, forbid, player):
     return m if m > 0 else n
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _descend(ws, node, c, forbid, n_known):
     """One step down from `node` in the scratch state: expand an untried legal action
     (returning (child, True)) or follow the UCB1 choice among the legal children
@@ -350,7 +357,7 @@ def _descend(ws, node, c, forbid, n_known):
     return best, False
 
 
-@njit(**NO_ALLOC)
+@kernel
 def mcts_choose(st, ws, forbid, budget, c, rollout_policy, max_rollout):
     """The action the seat to act in `st` chooses after `budget` simulations (forbid:
     (players, options) bool, the options each player may never use). Rollouts play to the
@@ -410,7 +417,7 @@ def mcts_choose(st, ws, forbid, budget, c, rollout_policy, max_rollout):
     return tree.action[best]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _in(acts, n, action):
     for i in range(n):  # noqa: SIM110 (a generator in any() does not compile in numba)
         if acts[i] == action:

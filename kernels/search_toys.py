@@ -14,9 +14,9 @@ own card only; seat 1's card is hidden from it.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from kernels import search
+from kernels.jit import kernel
 from kernels.rng import below, new_states, seed_lanes, shuffle
 
 Nim = namedtuple("Nim", ["heap", "turn", "winner", "rng"])
@@ -27,7 +27,7 @@ def new_nim(heap: int) -> Nim:
                new_states(np.int64(0), np.int64(2)))
 
 
-@njit(cache=True)
+@kernel
 def nim_legal(st, out):
     n = min(3, st.heap[0])
     for i in range(n):
@@ -35,7 +35,7 @@ def nim_legal(st, out):
     return n
 
 
-@njit(cache=True)
+@kernel
 def nim_apply(st, a):
     st.heap[0] -= a
     if st.heap[0] == 0:
@@ -43,7 +43,7 @@ def nim_apply(st, a):
     st.turn[0] = 1 - st.turn[0]
 
 
-@njit(cache=True)
+@kernel
 def nim_clone(dst, src):
     search.copy1(dst.heap, src.heap)
     search.copy1(dst.turn, src.turn)
@@ -51,28 +51,28 @@ def nim_clone(dst, src):
     search.copy2(dst.rng, src.rng)
 
 
-@njit(cache=True)
+@kernel
 def nim_to_move(st):
     return -1 if st.winner[0] >= 0 else st.turn[0]
 
 
-@njit(cache=True)
+@kernel
 def nim_over(st):
     return st.winner[0] >= 0
 
 
-@njit(cache=True)
+@kernel
 def nim_outcome(st, out):
     out[:] = 0.0
     out[st.winner[0]] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def nim_rollout(st, policy):
     return 1 + below(st.rng[st.turn[0]], min(3, st.heap[0]))
 
 
-@njit(cache=True)
+@kernel
 def nim_evaluate(st, out):
     """A heap that is a multiple of 4 is lost for the player to move."""
     mover_wins = 0.0 if st.heap[0] % 4 == 0 else 1.0
@@ -80,12 +80,12 @@ def nim_evaluate(st, out):
     out[1 - st.turn[0]] = 1.0 - mover_wins
 
 
-@njit(cache=True)
+@kernel
 def nim_determinize(st, player, stream):
     search.reseed(st.rng, stream)
 
 
-@njit(cache=True)
+@kernel
 def nim_option(st, a):
     return a - 1  # option k: taking k + 1 stones
 
@@ -105,7 +105,7 @@ def new_high_card() -> HighCard:
                     new_states(np.int64(0), np.int64(3)))
 
 
-@njit(cache=True)
+@kernel
 def high_card_setup(st, seed, playout):
     seed_lanes(st.rng, seed, playout)
     for i in range(10):
@@ -117,7 +117,7 @@ def high_card_setup(st, seed, playout):
     st.done[0] = False
 
 
-@njit(cache=True)
+@kernel
 def high_card_determinize(st, player, stream):
     """Seat 0 knows its card: seat 1's card is any other card."""
     search.reseed(st.rng, stream)
@@ -127,7 +127,7 @@ def high_card_determinize(st, player, stream):
         st.card[1] = other
 
 
-@njit(cache=True)
+@kernel
 def high_card_clone(dst, src):
     search.copy1(dst.card, src.card)
     search.copy1(dst.deck, src.deck)
@@ -136,30 +136,30 @@ def high_card_clone(dst, src):
     search.copy2(dst.rng, src.rng)
 
 
-@njit(cache=True)
+@kernel
 def high_card_to_move(st):
     return -1 if st.done[0] else 0
 
 
-@njit(cache=True)
+@kernel
 def high_card_legal(st, out):
     out[0] = 0
     out[1] = 1
     return 2
 
 
-@njit(cache=True)
+@kernel
 def high_card_apply(st, a):
     st.bet[0] = a
     st.done[0] = True
 
 
-@njit(cache=True)
+@kernel
 def high_card_over(st):
     return st.done[0]
 
 
-@njit(cache=True)
+@kernel
 def high_card_outcome(st, out):
     """Folding: seat 1 wins with probability 1/2 (a coin from the table's stream, so the
     expected reward of folding is 0.5); betting: the higher card wins."""
@@ -173,17 +173,17 @@ def high_card_outcome(st, out):
         out[1] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def high_card_rollout(st, policy):
     return below(st.rng[0], 2)
 
 
-@njit(cache=True)
+@kernel
 def high_card_evaluate(st, out):
     out[:] = 0.5
 
 
-@njit(cache=True)
+@kernel
 def high_card_option(st, a):
     return a
 

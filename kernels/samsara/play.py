@@ -7,9 +7,8 @@ game (winner, turns, goals of seat 0, goals of seat 1, End code), then the match
 """
 
 import numpy as np
-from numba import njit
 
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.samsara import players as P
 from kernels.samsara import rules as R
 
@@ -31,7 +30,7 @@ def no_forbid() -> np.ndarray:
     return np.zeros((2, R.N_OPTIONS), np.bool_)
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def game_row(st, row):
     """Fill the --save-games row of the finished playout in `st`."""
     row[R_WINNER] = st.winner[0]
@@ -52,7 +51,7 @@ def game_row(st, row):
     row[R_POINTS1] = st.points[1] if match else -1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def play_chunk(st, forbid, seed, first, count, rows):
     """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
     their statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW)."""

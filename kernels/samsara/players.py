@@ -27,10 +27,9 @@ options are still honoured when they can be.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.bits import trailing_zeros
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.rng import below
 from kernels.samsara import rules as R
 from kernels.samsara.stats import Misc
@@ -65,7 +64,7 @@ def weights_of(values: np.ndarray, pe: np.ndarray, opponent_scores: bool = True
     return w
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def choose(st, forbid):
     """The action the seat to act chooses under its policy (st.pol), never one whose
     option forbid[seat] forbids (unless every legal turn is forbidden)."""
@@ -78,14 +77,14 @@ def choose(st, forbid):
 
 # --- forbidden options ------------------------------------------------------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def allowed(ban, key, mover, k):
     """Whether turn k (a position or an action) of `mover` from `key` is not forbidden."""
     opt = R.turn_option(key, mover, k)
     return opt < 0 or not ban[opt]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def permitted(st, ban, k, full):
     """Whether turn k (a position or an action) of the seat to act uses no option `ban`
     forbids: its goal option, and a lane change when lane-change is forbidden (full: the
@@ -98,7 +97,7 @@ def permitted(st, ban, k, full):
                                                      full, st.step, st.pi, st.tgt)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def restrict(st, ban, n, full):
     """When `ban` forbids lane changes: keep in st.keys / st.vals[:n] (the listed turns of
     the seat to act, full: both dice played) only the turns `ban` permits, in their order;
@@ -117,7 +116,7 @@ def restrict(st, ban, n, full):
     return m if m > 0 else n
 
 
-@njit(**NO_ALLOC)
+@kernel
 def option_against(ban, st, a):
     """The option of action `a` of the seat to act as a filter holding forbid table `ban`
     (that seat's) must see it: OPT_LANE_CHANGE when `ban` forbids lane changes and `a`
@@ -129,7 +128,7 @@ def option_against(ban, st, a):
     return R.turn_option(st.key[0], st.player[0], a)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def bans_any(ban):
     """Whether `ban` forbids any option."""
     banned = False
@@ -138,7 +137,7 @@ def bans_any(ban):
     return banned
 
 
-@njit(**NO_ALLOC)
+@kernel
 def honoured(ban, keys, n, key, mover):
     """Whether `ban` forbids anything and leaves some listed turn allowed (otherwise the
     set is ignored for this turn)."""
@@ -150,7 +149,7 @@ def honoured(ban, keys, n, key, mover):
     return False
 
 
-@njit(**NO_ALLOC)
+@kernel
 def is_choice(keys, i, ban, banned, key, mover):
     """Whether listed turn i is the first of its position and allowed."""
     return R.is_first(keys, i) and (not banned or allowed(ban, key, mover, keys[i]))
@@ -158,7 +157,7 @@ def is_choice(keys, i, ban, banned, key, mover):
 
 # --- random -----------------------------------------------------------------------------
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def random_turn(st, state, ban):
     """A turn drawn uniformly among the distinct allowed positions."""
     key = st.key[0]
@@ -185,7 +184,7 @@ def random_turn(st, state, ban):
     return R.turn_action(st.keys[i], full)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def pick_random(state, keys, n, ban, banned, key, mover):
     """Index of a listed turn drawn uniformly among the distinct (allowed) positions."""
     while True:
@@ -196,7 +195,7 @@ def pick_random(state, keys, n, ban, banned, key, mover):
 
 # --- greedy -----------------------------------------------------------------------------
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def valued_turn(st, state, ban):
     """The greedy or lookahead choice of the seat to act (st.pol)."""
     key = st.key[0]
@@ -216,7 +215,7 @@ def valued_turn(st, state, ban):
     return R.turn_action(st.keys[i], full)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def base_value(values, pe, seat, key):
     """Greedy's value of position `key` to `seat` (values: that seat's marble values)."""
     v = pe[PE_GOAL] * (R.goals_of(key, seat) - R.goals_of(key, 1 - seat))
@@ -227,7 +226,7 @@ def base_value(values, pe, seat, key):
     return v
 
 
-@njit(**NO_ALLOC)
+@kernel
 def pick_best(state, keys, vals, n, ban, banned, key, mover):
     """Index of a best-valued listed turn; ties drawn uniformly among distinct positions;
     only allowed turns when `banned`."""
@@ -254,7 +253,7 @@ def pick_best(state, keys, vals, n, ban, banned, key, mover):
 
 # --- lookahead --------------------------------------------------------------------------
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def reply_value(key, seat, pos, step, pi, values, pe, weights, rkeys, rvals):
     """Expected greedy value, for `seat` who just moved, of position `key` after the
     opponent's greedy reply: sum over the 21 rolls of weight (1 or 2, of 36) x value."""
@@ -277,7 +276,7 @@ def reply_value(key, seat, pos, step, pi, values, pe, weights, rkeys, rvals):
     return total
 
 
-@njit(**NO_ALLOC)
+@kernel
 def top_turns(keys, vals, n, cand, k_max, ban, banned, key, mover):
     """The indices of up to k_max best-valued distinct allowed turns into cand (best
     first); returns their number."""
@@ -303,7 +302,7 @@ def top_turns(keys, vals, n, cand, k_max, ban, banned, key, mover):
     return nc
 
 
-@njit(**NO_ALLOC)
+@kernel
 def pick_lookahead(st, state, n, ban, banned):
     """Index of the turn with the best average greedy value after the opponent's greedy
     reply to each of its 21 rolls, among the PI_TOP_K best turns by greedy value; a turn

@@ -45,12 +45,11 @@ pair of playouts deals each player the same dice from either seat.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from kernels import events as ev
 from kernels import rng as streams
 from kernels.bits import trailing_zeros
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.rng import below, die, next_u64, seed_lanes
 from kernels.samsara.stats import N_LEN, N_PTS, Cluster, End, Misc, Moment, Outcome, Start
 
@@ -218,13 +217,13 @@ def new_state(start_cells: np.ndarray, step: np.ndarray, pi: np.ndarray, values:
 
 # --- the board and one die's move -------------------------------------------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def goals_of(key, seat):
     """Goals scored by `seat` (0 round, 1 square)."""
     return (key >> (GOAL_SHIFT + 3 * seat)) & 7
 
 
-@njit(**NO_ALLOC)
+@kernel
 def popcount(x):
     """Number of set bits of a non-negative int64."""
     c = 0
@@ -234,7 +233,7 @@ def popcount(x):
     return c
 
 
-@njit(**NO_ALLOC)
+@kernel
 def fill_pos(key, pos):
     """Write the occupied hollows of `key` into pos (ascending); returns their number."""
     n = 0
@@ -255,7 +254,7 @@ def start_key(start_cells: np.ndarray) -> int:
     return key
 
 
-@njit(**NO_ALLOC)
+@kernel
 def re_entry(rest, lane, both):
     """Hollow where a marble that scored in `lane`'s goal comes back: the lowest cell 1-12
     of that lane whose hollow is empty (both: whose double field is empty); -1 if none."""
@@ -270,7 +269,7 @@ def re_entry(rest, lane, both):
     return -1
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def move_one(key, origin, start, d, mover, step, pi):
     """Move the marble on hollow `origin` d pips, counting along the lane of `start`
     (origin itself, or its partner when the double field is full).
@@ -323,7 +322,7 @@ def move_table(step: np.ndarray) -> np.ndarray:
     return tgt
 
 
-@njit(**NO_ALLOC)
+@kernel
 def partner_mask(x):
     """The partners of the hollows of mask x (round k <-> square 12+k, square k <-> round
     12+k): each lane's 24 bits rotated by 12 and moved to the other lane."""
@@ -334,13 +333,13 @@ def partner_mask(x):
     return r1 | (r0 << LANE)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def goal_move(key, origin, start, d, mover, step, pi):
     """move_one for an exact goal entry (rare: kept out of line)."""
     return move_one(key, origin, start, d, mover, step, pi)
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def die_move(key, origin, start, d, mover, step, pi, tgt):
     """move_one with the target from the table: (new key or -1, landing hollow, owner of
     the goal scored or -1). The target lies d pips past the start on the start's lane, so
@@ -359,7 +358,7 @@ def die_move(key, origin, start, d, mover, step, pi, tgt):
     return goal_move(key, origin, start, d, mover, step, pi)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def wins_now(before, after, owner, win):
     """Whether a die move that scored in `owner`'s goal brought its track to the centre."""
     return owner >= 0 and goals_of(after, owner) == win and goals_of(before, owner) < win
@@ -367,13 +366,13 @@ def wins_now(before, after, owner, win):
 
 # --- the turns a roll allows: listed -----------------------------------------------------
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def goal_worth(v, owner, decided, w):
     """The weighted value after a goal entry into `owner`'s goal worth v before it."""
     return w[W_DECIDE + owner] if decided else v + w[W_ENTER + owner]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _singles(key, pos, n_m, mover, d, step, pi, w, v0, keys, vals, n):
     """Append every legal move of one die; returns the new count."""
     for i in range(n_m):
@@ -394,7 +393,7 @@ def _singles(key, pos, n_m, mover, d, step, pi, w, v0, keys, vals, n):
     return n
 
 
-@njit(**NO_ALLOC)
+@kernel
 def list_turns(key, pos, n_m, mover, a, b, step, pi, w, v0, keys, vals):
     """Every legal die sequence with dice (a, b): the key each leaves in keys[i]; a
     position reached by several orders or marbles appears several times. pos[:n_m] are the
@@ -482,13 +481,13 @@ def list_turns(key, pos, n_m, mover, a, b, step, pi, w, v0, keys, vals):
     return n, False
 
 
-@njit(**NO_ALLOC)
+@kernel
 def turn_action(k, full):
     """The action of a listed turn leaving position k (full: both dice were played)."""
     return k if full else k | ONE_DIE
 
 
-@njit(**NO_ALLOC)
+@kernel
 def is_first(keys, i):
     """Whether keys[i] does not occur before index i."""
     k = keys[i]
@@ -498,7 +497,7 @@ def is_first(keys, i):
     return True
 
 
-@njit(**NO_ALLOC)
+@kernel
 def legal_actions(st, out):
     """Fill out[:n] with the legal actions of the seat to act (distinct turns, in the order
     they are first listed; MOKSHA alone when none); returns n (0 once the playout is over).
@@ -520,7 +519,7 @@ def legal_actions(st, out):
     return m
 
 
-@njit(**NO_ALLOC)
+@kernel
 def turn_option(key, mover, a):
     """The option (OPT_*) that action `a` of `mover` from position `key` uses, or -1 (a
     plain turn, or Moksha: never forbidden). A turn entering both goals counts as
@@ -534,7 +533,7 @@ def turn_option(key, mover, a):
     return -1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def option_of(st, a):
     """The option (OPT_*) action `a` of the seat to act uses, or -1: its goal option
     (turn_option) if it enters a goal, else OPT_LANE_CHANGE if it needs a lane change
@@ -547,7 +546,7 @@ def option_of(st, a):
 
 # --- lane changes: can a turn be played without one? --------------------------------------
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def lane_move(key, origin, d, mover, step, pi, tgt):
     """die_move without a lane change: the marble on `origin` counts d pips along its own
     lane and lands on that lane's hollow, which must be empty (or enters a goal exactly).
@@ -562,7 +561,7 @@ def lane_move(key, origin, d, mover, step, pi, tgt):
     return goal_move(key, origin, origin, d, mover, step, pi)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def lane_free_single(k, key, mover, d, step, pi, tgt):
     """Whether one die of d pips, moved without a lane change, takes `key` to k."""
     x = key & HOLLOWS
@@ -574,7 +573,7 @@ def lane_free_single(k, key, mover, d, step, pi, tgt):
     return False
 
 
-@njit(**NO_ALLOC)
+@kernel
 def has_single(key, mover, d, step, pi):
     """Whether some marble can legally move d pips (lane changes allowed)."""
     x = key & HOLLOWS
@@ -589,7 +588,7 @@ def has_single(key, mover, d, step, pi):
     return False
 
 
-@njit(**NO_ALLOC)
+@kernel
 def lane_free(k, key, mover, a, b, full, step, pi, tgt):
     """Whether a turn of `mover` with dice (a, b) from `key` can leave position k (bits
     0-53 are read) by a die sequence that changes no lane: no die's move starts from the
@@ -636,7 +635,7 @@ def lane_free(k, key, mover, a, b, full, step, pi, tgt):
     return False
 
 
-@njit(**NO_ALLOC)
+@kernel
 def needs_lane_change(st, a):
     """Whether action `a` (a legal turn) of the seat to act cannot be played with its
     roll without a lane change (False for MOKSHA)."""
@@ -648,7 +647,7 @@ def needs_lane_change(st, a):
 
 # --- the turns a roll allows: counted and drawn uniformly (random play) ------------------
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def from_first(k, key, o1, start1, d1, d2, mover, step, pi, tgt):
     """How many listed sequences that begin by moving the marble on o1 d1 pips from start1
     leave k: the first move alone when it wins, else the second die's moves (from the
@@ -675,7 +674,7 @@ def from_first(k, key, o1, start1, d1, d2, mover, step, pi, tgt):
     return c
 
 
-@njit(**NO_ALLOC)
+@kernel
 def multiplicity(k, key, a, b, mover, step, pi, tgt, cand):
     """How many of the sequences `list_turns` lists with both dice (and, under PI_WHOLE, the
     whole moves of a + b) leave position k.
@@ -754,7 +753,7 @@ _TWO32 = np.uint64(1) << np.uint64(32)
 _S32 = np.uint64(32)
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def below2(state, n, m):
     """Independent uniform integers in [0, n) and [0, m) (1 <= n, m < 2**32), exactly:
     Lemire's method on each 32-bit half of one 64-bit draw; a half that would be biased is
@@ -773,7 +772,7 @@ def below2(state, n, m):
     return i, j
 
 
-@njit(**NO_ALLOC)
+@kernel
 def nth_bit(x, q):
     """Index of the q-th (from 0) set bit of x, or -1."""
     for _ in range(q):
@@ -783,7 +782,7 @@ def nth_bit(x, q):
     return trailing_zeros(x)
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def swapped_leaves(k, key, o1, start1, d1, o2, start2, d2, mover, step, pi, tgt):
     """Whether the same two marble moves in the other order (the second marble's die first)
     are a listed sequence that also leaves k."""
@@ -797,7 +796,7 @@ def swapped_leaves(k, key, o1, start1, d1, o2, start2, d2, mover, step, pi, tgt)
     return die_move(k2, o1, start1, d1, mover, step, pi, tgt)[0] == k
 
 
-@njit(**NO_ALLOC)
+@kernel
 def sample_turn(state, key, pos, n_m, mover, a, b, step, pi, tgt, cand, tries):
     """A position drawn uniformly among the distinct positions a turn playing both dice can
     leave (the full turns of `list_turns`), from random stream `state`, or -1 after `tries`
@@ -875,7 +874,7 @@ def sample_turn(state, key, pos, n_m, mover, a, b, step, pi, tgt, cand, tries):
 
 # --- one turn explained (for the game log) -----------------------------------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def _put_move(moves, row, d, origin, start, landing, owner):
     """Write one die move into moves[row] (turn_moves' layout)."""
     moves[row, 0] = d
@@ -885,7 +884,7 @@ def _put_move(moves, row, d, origin, start, landing, owner):
     moves[row, 4] = owner
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _one_move_to(st, key, d, target, row, skip):
     """Find one die move of d pips from `key`, of a marble not on hollow `skip`, that
     leaves `target`; writes st.moves[row] and returns True, or False."""
@@ -907,7 +906,7 @@ def _one_move_to(st, key, d, target, row, skip):
     return False
 
 
-@njit(**NO_ALLOC)
+@kernel
 def turn_moves(st, a):
     """One die sequence of the seat to act's roll that plays action `a` (a legal turn),
     into st.moves rows (pips, origin hollow, start hollow, landing hollow, goal owner or
@@ -956,19 +955,19 @@ def turn_moves(st, a):
 # The functions of one turn are inlined into the fast path's loop: a call that passes the
 # state costs as much as a short rule (numba passes each of its arrays field by field).
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def to_move(st):
     """The seat to act, -1 when the playout is over."""
     return st.player[0]
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def is_over(st):
     """Whether the playout (the game, or both games of a match) is over."""
     return st.player[0] < 0
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def setup(st, seed, playout):
     """Key the streams to playout `playout` of the run keyed by `seed`, set up the first
     game and roll the first player's dice."""
@@ -988,7 +987,7 @@ def setup(st, seed, playout):
     roll(st)
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def apply(st, a):
     """The seat to act plays action `a` (a legal action); the game then advances to the
     next decision (rolling its dice) or the end of the playout."""
@@ -1008,7 +1007,7 @@ def apply(st, a):
     advance(st)
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def start_game(st, g):
     """Game g of the playout begins from the start position, seat g to move."""
     st.key[0] = st.start[0]
@@ -1021,7 +1020,7 @@ def start_game(st, g):
             st.start[0], np.int64(0))
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def advance(st):
     """After a turn: the next game of a match or the end of the playout once a game has
     ended, else the roll of the seat to act."""
@@ -1034,7 +1033,7 @@ def advance(st):
     roll(st)
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def roll(st):
     """The seat to act rolls both dice from its own stream."""
     p = st.player[0]
@@ -1045,7 +1044,7 @@ def roll(st):
             np.int64(0), np.int64(0))
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def play_turn(st, a):
     """The position after the turn; goals, the centre and the extra turn of a match.
     Returns (End code, winning seat) when the turn ends the game, else (-1, -1)."""
@@ -1089,14 +1088,14 @@ def play_turn(st, a):
     return np.int64(-1), np.int64(-1)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def sides(key):
     """Marbles on seat 0's and on seat 1's long side of the board."""
     side0 = popcount(key & SOUTH)
     return side0, popcount(key & HOLLOWS) - side0
 
 
-@njit(**NO_ALLOC)
+@kernel
 def game_points(end, winner, key, pi):
     """Competition points (seat 0, seat 1) of one game ended by End code `end`."""
     win = pi[PI_WIN]
@@ -1111,7 +1110,7 @@ def game_points(end, winner, key, pi):
     return np.int64(0), np.int64(0)
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def finish_game(st, end, winner):
     """The current game ends (End code `end`): its winner, statistics and points."""
     g = st.game[0]
@@ -1140,7 +1139,7 @@ def finish_game(st, end, winner):
     st.player[0] = -1
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def record_game(aggs, g, end, winner, key, starter, turns):
     """Add one game's statistics (g: its number in the playout)."""
     if winner < 0:
@@ -1158,7 +1157,7 @@ def record_game(aggs, g, end, winner, key, starter, turns):
     aggs.misc[Misc.GAMES] += 1
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def finish_playout(st):
     """The playout is over: its winner (the game's, or the match's on points) and the
     playout's statistics."""
@@ -1182,7 +1181,7 @@ def finish_playout(st):
             st.ply[0], p0 if match else np.int64(-1), p1 if match else np.int64(-1))
 
 
-@njit(**NO_ALLOC, inline="always")
+@kernel(inline=True)
 def add_cluster(clusters, c, y, x):
     """Add one playout's y_g and x_g of clustered rate c (stats.Cluster)."""
     clusters[c, Moment.YY] += y * y
@@ -1190,7 +1189,7 @@ def add_cluster(clusters, c, y, x):
     clusters[c, Moment.XY] += x * y
 
 
-@njit(**NO_ALLOC)
+@kernel
 def record_clusters(st):
     """Add the finished playout's per-playout sums of the clustered rates."""
     cl = st.aggs.clusters
@@ -1205,7 +1204,7 @@ def record_clusters(st):
         add_cluster(cl, c, pc[c], games)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def set_position(st, key, player, game, extra):
     """Hand-built position (tests, tools): `key` with `player` to move in game `game` of
     the playout (its start seat is `game`), in a match's extra turn when `extra` is 1; the
@@ -1219,21 +1218,21 @@ def set_position(st, key, player, game, extra):
     roll(st)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def set_dice(st, a, b):
     """Replace the roll of the seat to act (hand-built positions and rulebook examples)."""
     st.dice[0] = a
     st.dice[1] = b
 
 
-@njit(**NO_ALLOC)
+@kernel
 def outcome(st, out):
     """out[s] = 1.0 for the winning seat of the playout (none on a draw), else 0."""
     for s in range(2):
         out[s] = 1.0 if st.winner[0] == s else 0.0
 
 
-@njit(**NO_ALLOC)
+@kernel
 def observe(st, out):
     """What every player sees (a perfect-information game): the OBS_* vector."""
     out[OBS_KEY] = st.key[0]

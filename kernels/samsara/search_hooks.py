@@ -24,10 +24,9 @@ Choices of the search:
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from kernels import search
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.samsara import players as P
 from kernels.samsara import rules as R
 from kernels.samsara.stats import Aggregates
@@ -67,7 +66,7 @@ def new_scratch(st, ban: np.ndarray, top_k: int, table, sizes: dict) -> SearchSt
 
 # --- the hooks' bodies ------------------------------------------------------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def clone_state(dst, src):
     """Copy the position and progress of the playout in `src` into `dst`."""
     d = dst.st
@@ -95,7 +94,7 @@ def clone_state(dst, src):
             d.rng[r, w] = s.rng[r, w]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_legal(ss, out):
     """The turns the search considers for the seat to act: every legal turn, or the top_k
     best by greedy's valuation among the allowed ones (MOKSHA alone when none is legal)."""
@@ -124,7 +123,7 @@ def search_legal(ss, out):
     return nc
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_outcome(ss, out):
     """Each seat's reward of a finished playout: 1 a win, 0 a loss, 0.5 each a draw."""
     w = ss.st.winner[0]
@@ -132,7 +131,7 @@ def search_outcome(ss, out):
         out[s] = 0.5 if w < 0 else (1.0 if w == s else 0.0)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def rollout_turn(ss, policy):
     """The turn the seat to act plays under rollout policy `policy` (players.RANDOM,
     GREEDY or LOOKAHEAD), honouring its forbidden options."""
@@ -141,7 +140,7 @@ def rollout_turn(ss, policy):
     return P.choose(st, ss.ban)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_evaluate(ss, out):
     """Each seat's estimated chance of winning the position (greedy's value, logistic)."""
     st = ss.st
@@ -151,25 +150,25 @@ def search_evaluate(ss, out):
     out[1] = 1.0 - p0
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_determinize(ss, player, stream):
     """Perfect information: a determinization only reseeds chance."""
     search.reseed(ss.st.rng, stream)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_to_move(ss):
     """The seat to act (search hook `to_move`)."""
     return ss.st.player[0]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_is_over(ss):
     """Whether the game has ended (search hook `is_over`)."""
     return ss.st.player[0] < 0
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_option(ss, action):
     """The option an action uses as the seat to act's forbid table sees it (search hook
     `option_of`; players.option_against: a turn that enters a goal and needs a lane

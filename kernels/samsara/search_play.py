@@ -10,10 +10,10 @@ of threads and any chunk size.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels import search
-from kernels.config import JIT
+from kernels.jit import kernel
+from kernels.ref import deref, ref
 from kernels.samsara import players as P
 from kernels.samsara import rules as R
 from kernels.samsara import search_hooks as H
@@ -30,14 +30,14 @@ def new_workspace(st, forbid: np.ndarray, max_budget: int, top_k: int, table,
     return search.new_workspace(max_budget, scratch, R.MAX_SEQ, 2)
 
 
-@njit(**JIT)
+@kernel
 def decision_lane(st, seat):
     """The 'seat' key of the search stream of `seat`'s decision at this point of the
     playout: its player's stream lane plus 2 x the turns played so far."""
     return st.lane[seat] + 2 * st.ply[0]
 
 
-@njit(**JIT)
+@kernel
 def search_choose(root, ws, forbid, seed, playout, budget, c, rollout, max_rollout):
     """The search's action for the seat to act of root.st (budget: simulations)."""
     st = root.st
@@ -46,7 +46,7 @@ def search_choose(root, ws, forbid, seed, playout, budget, c, rollout, max_rollo
     return search.mcts_choose(root, ws, forbid, budget, c, rollout, max_rollout)
 
 
-@njit(**JIT)
+@kernel
 def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
                       max_rollout):
     """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
@@ -55,7 +55,7 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
     st.pol), c (2,) float64 exploration, rollout (2,) int64 rollout policy codes;
     max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
     keep = rows.shape[0] > 0
-    root = H.SearchState(st, forbid, ws.scratch.top_k)
+    root = ref(H.SearchState(deref(st), forbid, ws.scratch.top_k))
     for g in range(count):
         playout = first + g
         R.setup(st, seed, playout)

@@ -1,10 +1,10 @@
 """Samurai: The Card Game fast path: whole games in one compiled loop, their statistics
 added to the state's aggregates as the rules count them, and the --save-games row."""
 
-from numba import njit
 
+from kernels.jit import kernel
 from kernels.samurai_card_game.players import choose
-from kernels.samurai_card_game.rules import ENTRY, INTERNAL, N_SHAPES, apply, is_over, setup
+from kernels.samurai_card_game.rules import N_SHAPES, apply, is_over, setup
 from kernels.samurai_card_game.stats import MAX_P
 
 # Columns of a game's row (for --save-games)
@@ -19,7 +19,7 @@ R_DOMINATED = 18  # 4 columns: shapes dominated per seat (-1 for absent seats)
 N_ROW = 22
 
 
-@njit(**INTERNAL)
+@kernel
 def game_row(st, row):
     """A finished game's --save-games row."""
     P = st.cfg[0].players
@@ -36,7 +36,7 @@ def game_row(st, row):
         row[R_DOMINATED + q] = st.ndom[q] if q < P else -1
 
 
-@njit(**ENTRY)
+@kernel
 def play_chunk(st, seed, first, count, rows, forbid):
     """Play games first .. first+count-1 of the run keyed by `seed` into st.aggs; `rows`
     is (count, N_ROW) to keep each game's row, or (0, N_ROW)."""
@@ -49,7 +49,7 @@ def play_chunk(st, seed, first, count, rows, forbid):
             game_row(st, rows[g])
 
 
-@njit(**ENTRY)
+@kernel
 def py_game_row(st, row):
     """game_row, from Python."""
     game_row(st, row)

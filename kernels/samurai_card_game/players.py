@@ -13,18 +13,14 @@ frequencies (content, public). A player never chooses a card whose symbol its ro
 """
 
 import numpy as np
-from numba import njit
 
+from kernels.jit import kernel
 from kernels.rng import below
 from kernels.samurai_card_game.rules import (
     CTZ4,
-    ENTRY,
-    HOT,
-    INTERNAL,
     N_SHAPES,
     PLAY,
     SAMURAI,
-    SPLICE,
     VS_FILL,
     card_action,
     opening_sides,
@@ -49,7 +45,7 @@ N_PF = 8
 
 # --- random -------------------------------------------------------------------------------
 
-@njit(**HOT)
+@kernel(inline=True)
 def random_play(st, p, ban):
     """A uniformly chosen card among those not banned (all if every one is) on a uniformly
     chosen legal cell: the hand position first, then the cell, from p's own stream."""
@@ -73,7 +69,7 @@ def random_play(st, p, ban):
     return card_action(hi, cell)
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def random_place(st, p):
     """The top village on a uniformly chosen open cell (one village at a time)."""
     i = below(st.rng[st.seat[p].lane], st.cnt[0].n_open)
@@ -82,7 +78,7 @@ def random_place(st, p):
 
 # --- greedy: values -----------------------------------------------------------------------
 
-@njit(**HOT)
+@kernel(inline=True)
 def lead_value(m, cap):
     """A lead of m influence points, capped, as a share of one marker (-1..1)."""
     if m > cap:
@@ -92,7 +88,7 @@ def lead_value(m, cap):
     return m / cap
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def own_and_rival(esum, x, p, P, s):
     """(p's influence, the best rival's) on shape s next to empty cell x."""
     # written out for the 4 seats: a loop over players gets vectorized into slow gathers
@@ -108,7 +104,7 @@ def own_and_rival(esum, x, p, P, s):
     return np.int64(esum[x, p * 3 + s]), riv
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def lead_now(vsum, vi, p, P, s):
     """p's influence on shape s of village vi minus the best rival's."""
     # written out for the 4 seats: a loop over players gets vectorized into slow gathers
@@ -124,7 +120,7 @@ def lead_now(vsum, vi, p, P, s):
     return vsum[vi, p * 3 + s] - riv
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def shape_weights(st, p):
     """The value of one marker of each shape for player p (into st.fs): 1, plus the share
     of the shape's supply spent, plus a bonus when it decides domination."""
@@ -146,7 +142,7 @@ def shape_weights(st, p):
         st.fs[s] = 1.0 + pf[PF_SCARCE] * spent + bonus
 
 
-@njit(**INTERNAL)
+@kernel
 def village_gain(esum, x, mask, p, P, fs, pf):
     """The value for player p of a village showing `mask` placed at empty cell x."""
     xu = np.uint64(x)
@@ -162,7 +158,7 @@ def village_gain(esum, x, mask, p, P, fs, pf):
     return g
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def card_values(out, row, nk, kadd, full, inv_cap, ha, hb, hc, wa, wb, wc, ma, mb, mc, la, lb,
                 lc):
     """The value of each distinct card in hand (kadd) played next to a village where the
@@ -189,7 +185,7 @@ def card_values(out, row, nk, kadd, full, inv_cap, ha, hb, hc, wa, wb, wc, ma, m
         out[row, k] = acc
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def x_value(esum, x, p, P, fs, pf, top, unseen, nk, kadd, xtab, row):
     """The value, for each distinct card in hand, of a new village at empty cell x next to
     the card (into xtab[row, :nk]): the visible top village (`top`'s symbols), or with
@@ -218,7 +214,7 @@ def x_value(esum, x, p, P, fs, pf, top, unseen, nk, kadd, xtab, row):
                 0.0, 0.0, 0.0)
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def distinct_cards(st, p, ban):
     """The distinct cards (symbol and influence) p may play: hand position (st.kpos),
     influence added per shape and weight (st.kadd); returns how many. Banned cards are
@@ -252,7 +248,7 @@ def distinct_cards(st, p, ban):
     return nk
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def open_village_values(st, p, nk):
     """For every village not scored yet, the value of each distinct card played next to it
     (into st.vtab, one row per village)."""
@@ -285,7 +281,7 @@ def open_village_values(st, p, nk):
 
 # --- greedy: choices ----------------------------------------------------------------------
 
-@njit(**HOT)
+@kernel(inline=True)
 def greedy_move(st, p, ban):
     """Greedy's (hand position, cell): markers won now, plus lead gained on open villages
     and on the villages the play creates, shapes weighted by st.fs; weakest card on ties.
@@ -384,7 +380,7 @@ def greedy_move(st, p, ban):
     return bi, np.int64(bc)
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def greedy_place(st, p):
     """Where greedy puts village cards: with see-next the top village on the cell
     maximising its gain plus the next village's best gain on the cells left; with see-all
@@ -434,7 +430,7 @@ def greedy_place(st, p):
     return place_action(opens[assign[0]], np.int64(-1))
 
 
-@njit(**SPLICE)
+@kernel
 def choose(st, forbid):
     """The action the seat to act chooses under its policy; forbid[seat, option] bans
     playing cards of that symbol (rules.OPTIONS)."""
@@ -453,13 +449,13 @@ def choose(st, forbid):
 
 # --- entries from Python (the handle, the tests) ------------------------------------------
 
-@njit(**ENTRY)
+@kernel
 def py_choose(st, forbid):
     """choose, from Python."""
     return choose(st, forbid)
 
 
-@njit(**ENTRY)
+@kernel
 def py_greedy_move(st, p, ban):
     """greedy_move (with the shape weights in st.fs as they are), from Python."""
     return greedy_move(st, p, ban)

@@ -38,10 +38,9 @@ symbol. Placing a village is never forbidden.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from kernels import events as ev
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.rng import new_state as new_stream
 from kernels.rng import rotation_lanes, seed_lanes, shuffle
 from kernels.samurai_card_game.stats import (
@@ -57,20 +56,6 @@ from kernels.samurai_card_game.stats import (
     Placed,
     WinBy,
 )
-
-# Compile time and call cost (a State is ~50 arrays: ~400 machine words per call, and a
-# Python entry that unboxes each array costs about half a second of compiling):
-# - INTERNAL: functions taking a State have no Python entry;
-# - HOT: those on the per-decision path, and small helpers, are inlined by LLVM (no call);
-# - SPLICE: apply and choose, the fast path's two calls, are inlined by numba into their
-#   callers, so they are not compiled (and optimized) once more on their own;
-# - ENTRY: Python (the handle, the tests) calls the `py_*` entries at the end of each
-#   module, compiled only when first called from Python.
-# TODO(config.py): these belong with the other numba flags once the redesign is merged.
-INTERNAL = {**NO_ALLOC, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-HOT = {**INTERNAL, "forceinline": True}
-SPLICE = {**INTERNAL, "inline": "always"}
-ENTRY = {**NO_ALLOC, "no_cfunc_wrapper": True}
 
 # Symbols (the three marker shapes, then the wild samurai)
 HELMET = 0  # triangle
@@ -278,7 +263,7 @@ def new_state(*, players: int, setc: np.ndarray, vmasks: np.ndarray, hand_size: 
 
 # --- the board ----------------------------------------------------------------------------
 
-@njit(**HOT)
+@kernel(inline=True)
 def frontier_add(fpos, front, c, cell):
     """Make an empty card cell legal (once); c is the counters record."""
     if fpos[cell] < 0:
@@ -288,7 +273,7 @@ def frontier_add(fpos, front, c, cell):
         c.nf = n + 1
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def frontier_remove(fpos, front, c, cell):
     """Take a cell out of the legal list (swap with the last)."""
     i = fpos[cell]
@@ -302,7 +287,7 @@ def frontier_remove(fpos, front, c, cell):
     c.nf = n
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def add_influence(vsum, vi, code):
     """Count a card (code) next to village vi (or, in esum, next to empty cell vi)."""
     o = code & 3
@@ -317,7 +302,7 @@ def add_influence(vsum, vi, code):
     vsum[vi, VS_FILL] += 1
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def place_village(st, cell, mask):
     """Put a village card showing `mask` on an empty village cell."""
     c = st.cnt[0]
@@ -347,7 +332,7 @@ def place_village(st, cell, mask):
             add_influence(vsum, vi, h - 1)
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def place_card(st, cell, code):
     """Put a card (code with its owner) on a legal cell."""
     c = st.cnt[0]
@@ -366,7 +351,7 @@ def place_card(st, cell, code):
             add_influence(st.esum, n, code)
 
 
-@njit(**INTERNAL)
+@kernel
 def clear_board(st):
     """Empty every cell the last game touched and reset the counters of the board."""
     c = st.cnt[0]
@@ -392,7 +377,7 @@ def clear_board(st):
     c.nopen = 0
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def opening_sides(grid, c, o0, o1, o2, o3, p):
     """Bit e set: side e of a card of player p on cell c opens for a village.
 
@@ -421,7 +406,7 @@ def opening_sides(grid, c, o0, o1, o2, o3, p):
             | (((h3 == 0) & ((v0 & g03) | (v1 & g13))) * 8))
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def find_openings(st, c, p):
     """The empty village cells a card of player p on cell c opens, into st.opens (side
     order +x, -x, +y, -y); returns how many."""
@@ -439,7 +424,7 @@ def find_openings(st, c, p):
 
 # --- scoring and the winner ---------------------------------------------------------------
 
-@njit(**HOT)
+@kernel(inline=True)
 def score_village(st, vi, cell):
     """Score a surrounded village: each symbol's marker to the strict highest influence (a
     tie gives it to nobody); statistics of the cards around it."""
@@ -530,7 +515,7 @@ def score_village(st, vi, cell):
         misc[Misc.HEAT_OUT] += 1
 
 
-@njit(**INTERNAL)
+@kernel
 def decide_winner(taken, P, dom, ndom):
     """Winner by domination: (Outcome, winner or -1, winners' seat bits, WinBy).
 
@@ -591,7 +576,7 @@ def decide_winner(taken, P, dom, ndom):
     return Outcome.OUTRIGHT, w, mask, WinBy.TIEBREAK if n_best_score > 1 else WinBy.OTHER_SHAPES
 
 
-@njit(**INTERNAL)
+@kernel
 def count_clusters(st):
     """Add the finished game's y_g^2, x_g^2, x_g * y_g, y_g and x_g (stats.Cross) of every
     rate counted within games: per kind of card, per group of kinds, and of misc's
@@ -640,7 +625,7 @@ def count_clusters(st):
         a.misc_sq[r, Cross.X] += x
 
 
-@njit(**INTERNAL)
+@kernel
 def game_over(st):
     """The game has ended (cnt.end set): decide the winner, count the game's statistics."""
     c = st.cnt[0]
@@ -700,7 +685,7 @@ def game_over(st):
 
 # --- setup and turns ----------------------------------------------------------------------
 
-@njit(**INTERNAL)
+@kernel
 def setup(st, seed, playout):
     """Start playout `playout` of the run keyed by `seed`: each seat's deck shuffled from its
     own stream and a hand dealt, the village deck shuffled from the shared stream, the
@@ -762,20 +747,20 @@ def setup(st, seed, playout):
     c.winby = WinBy.NONE
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def to_move(st):
     """The seat to act, -1 once the game is over."""
     c = st.cnt[0]
     return -1 if c.over else c.cur
 
 
-@njit(**SPLICE)
+@kernel
 def is_over(st):
     """Whether the game has ended."""
     return st.cnt[0].over != 0
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def end_turn(st):
     """After the villages: score the surrounded villages next to the card, draw; then end
     the game, or pass the turn to the next seat holding cards (a seat with cards and no
@@ -841,7 +826,7 @@ def end_turn(st):
         game_over(st)
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def play_card(st, hi, cell):
     """The player to act plays the card at hand position hi on a legal cell; the cells it
     opens for villages go to st.opens."""
@@ -865,7 +850,7 @@ def play_card(st, hi, cell):
         ev.emit(st.log, st.log_n, c.turns + 1, NOBODY, EV_OPEN, st.opens[j], NIL, NIL, NIL)
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def place_villages(st, c1, c2):
     """The player to act puts the top village card on open cell c1 (and, c2 >= 0, the next
     on c2); st.opens keeps the cells still open, or with chaining those open again."""
@@ -910,7 +895,7 @@ def place_villages(st, c1, c2):
     c.n_open = n
 
 
-@njit(**SPLICE)
+@kernel
 def apply(st, a):
     """The player to act takes legal action `a` (see the module docstring); the game goes
     on to the next decision (a village to place, or the next seat's card) or the end."""
@@ -934,7 +919,7 @@ def apply(st, a):
         end_turn(st)
 
 
-@njit(**INTERNAL)
+@kernel
 def legal_actions(st, out):
     """The legal actions of the player to act into out[:n]; returns n (0 once over).
 
@@ -964,19 +949,19 @@ def legal_actions(st, out):
     return n
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def card_action(hi, cell):
     """The action: play the card at hand position hi on `cell`."""
     return (hi << CELL_BITS) | cell
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def place_action(c1, c2):
     """The action: the top village on cell c1 (and the next on c2; -1 for none)."""
     return PLACE_FLAG | ((c2 + 1) << CELL_BITS) | c1
 
 
-@njit(**INTERNAL)
+@kernel
 def option_of(st, a):
     """The option (index into OPTIONS) action `a` of the player to act uses: the symbol of
     the card played; -1 for a placement (never forbidden)."""
@@ -988,7 +973,7 @@ def option_of(st, a):
 
 # --- what a player sees -------------------------------------------------------------------
 
-@njit(**HOT)
+@kernel(inline=True)
 def visible_villages(st):
     """How many village cards from the top of the deck the player to act sees."""
     c = st.cnt[0]
@@ -1000,7 +985,7 @@ def visible_villages(st):
     return min(2, left)
 
 
-@njit(**HOT)
+@kernel(inline=True)
 def top_village(st, j):
     """The symbol mask of the j-th visible village card (0: the top), -1 if not visible."""
     if j < 0 or j >= visible_villages(st):
@@ -1008,7 +993,7 @@ def top_village(st, j):
     return st.vdeck[st.cnt[0].vtop + j]
 
 
-@njit(**INTERNAL)
+@kernel
 def outcome(st, out):
     """out[s] = 1.0 for every winning seat (outright, or each seat of a shared victory),
     else 0."""
@@ -1025,67 +1010,67 @@ def outcome(st, out):
 
 # --- entries from Python (the handle, the tests) ------------------------------------------
 
-@njit(**ENTRY)
+@kernel
 def py_setup(st, seed, playout):
     """setup, from Python."""
     setup(st, seed, playout)
 
 
-@njit(**ENTRY)
+@kernel
 def py_legal_actions(st, out):
     """legal_actions, from Python."""
     return legal_actions(st, out)
 
 
-@njit(**ENTRY)
+@kernel
 def py_apply(st, a):
     """apply, from Python."""
     apply(st, a)
 
 
-@njit(**ENTRY)
+@kernel
 def py_option_of(st, a):
     """option_of, from Python."""
     return option_of(st, a)
 
 
-@njit(**ENTRY)
+@kernel
 def py_outcome(st, out):
     """outcome, from Python."""
     outcome(st, out)
 
 
-@njit(**ENTRY)
+@kernel
 def py_visible_villages(st):
     """visible_villages, from Python."""
     return visible_villages(st)
 
 
-@njit(**ENTRY)
+@kernel
 def py_place_village(st, cell, mask):
     """place_village, from Python (hand-built positions)."""
     place_village(st, cell, mask)
 
 
-@njit(**ENTRY)
+@kernel
 def py_place_card(st, cell, code):
     """place_card, from Python (hand-built positions)."""
     place_card(st, cell, code)
 
 
-@njit(**ENTRY)
+@kernel
 def py_find_openings(st, c, p):
     """find_openings, from Python."""
     return find_openings(st, c, p)
 
 
-@njit(**ENTRY)
+@kernel
 def py_clear_board(st):
     """clear_board, from Python."""
     clear_board(st)
 
 
-@njit(**ENTRY)
+@kernel
 def py_decide_winner(taken, P, dom, ndom):
     """decide_winner, from Python."""
     return decide_winner(taken, P, dom, ndom)

@@ -43,10 +43,9 @@ Choices of the search:
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from kernels import search
-from kernels.config import JIT, NO_ALLOC
+from kernels.jit import kernel
 from kernels.rng import shuffle
 from kernels.samurai_card_game import players as P
 from kernels.samurai_card_game import rules as R
@@ -79,11 +78,9 @@ def wrap(st, ban: np.ndarray, top_k: int) -> SearchState:
                        np.zeros(st.decks.shape[1] + st.hands.shape[1], np.int64))
 
 
-@njit(**JIT)
-def root_of(st, scratch):
+def root_of(st, scratch: SearchState) -> SearchState:
     """The search's view of the real state `st`, sharing the scratch's settings and
-    buffers (the root uses them only before the simulations start). JIT, not NO_ALLOC: it
-    returns arrays, whose references the caller counts."""
+    buffers (the root uses them only before the simulations start)."""
     return SearchState(st, scratch.ban, scratch.top_k, scratch.acts, scratch.vals,
                        scratch.pool)
 
@@ -102,7 +99,7 @@ def new_scratch(st, ban: np.ndarray, top_k: int, table, sizes: dict) -> SearchSt
 
 # --- clone and determinize ----------------------------------------------------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def clone_state(dst, src):
     """Copy the position of `src` into `dst` (only the cells the two games touched: the
     scratch's board is cleared, then the source's filled cells, the influence next to
@@ -154,7 +151,7 @@ def clone_state(dst, src):
             d.rng[r, w] = s.rng[r, w]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def determinize_state(ss, me, stream):
     """Resample what seat `me` cannot see (module docstring), from `stream`; reseed every
     chance stream."""
@@ -189,7 +186,7 @@ def determinize_state(ss, me, stream):
 
 # --- actions ------------------------------------------------------------------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def rules_action(st, a):
     """The rules' action for search action `a` at state `st` (a card play names its card
     by key: the first card of that key in the hand)."""
@@ -205,7 +202,7 @@ def rules_action(st, a):
     return R.card_action(np.int64(hi), a & R.CELL_MASK)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_action(st, a):
     """The search action of rules action `a` at state `st`."""
     if st.cnt[0].phase != R.PLAY:
@@ -214,7 +211,7 @@ def search_action(st, a):
     return (((code >> 2) & KEY_MASK) << R.CELL_BITS) | (a & R.CELL_MASK)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def score_plays(st, p, ban, acts, vals):
     """Every distinct play (card key, legal cell) p may make (forbidden cards left out
     unless all are) into acts, with greedy's value of it (players.greedy_move's sum) into
@@ -262,7 +259,7 @@ def score_plays(st, p, ban, acts, vals):
     return n
 
 
-@njit(**NO_ALLOC)
+@kernel
 def top_plays(acts, vals, n, k, out):
     """The k plays of highest value among acts[:n] (ties: the earlier first) into out;
     returns how many. acts and vals are reordered."""
@@ -283,7 +280,7 @@ def top_plays(acts, vals, n, k, out):
     return m
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_legal(ss, out):
     """The actions the search considers for the seat to act: every distinct card play (or
     the top_k by greedy's value) honouring the forbidden set; every placement."""
@@ -303,7 +300,7 @@ def search_legal(ss, out):
     return top_plays(ss.acts, ss.vals, n, k, out)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_option(ss, a):
     """The option (rules.OPTIONS) search action `a` uses: its card's symbol; -1 for a
     placement."""
@@ -312,7 +309,7 @@ def search_option(ss, a):
     return (a >> R.CELL_BITS) & 3
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_outcome(ss, out):
     """Each seat's reward of a finished game: 1 the outright winner; a shared victory
     splits 1 among its winners; nobody winning is a draw (1 / players each)."""
@@ -335,7 +332,7 @@ def search_outcome(ss, out):
             out[s] = 1.0 / NP
 
 
-@njit(**NO_ALLOC)
+@kernel
 def rollout_play(ss, policy):
     """The action the seat to act takes under rollout policy `policy` (players.RANDOM or
     GREEDY), honouring its forbidden options, as a search action."""
@@ -344,7 +341,7 @@ def rollout_play(ss, policy):
     return search_action(st, P.choose(st, ss.ban))
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_evaluate(ss, out):
     """Each seat's estimated chance of winning a position that is not over (module
     docstring): a softmax of its expected shapes dominated."""
@@ -396,13 +393,13 @@ def search_evaluate(ss, out):
         out[q] = 0.0
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_apply(ss, a):
     """Apply search action `a` to the state."""
     R.apply(ss.st, rules_action(ss.st, a))
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_is_over(ss):
     """Whether the game has ended (search hook `is_over`)."""
     return ss.st.cnt[0].over != 0

@@ -11,10 +11,10 @@ any chunk size.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels import search
-from kernels.config import JIT
+from kernels.jit import kernel
+from kernels.ref import deref, ref
 from kernels.samurai_card_game import players as P
 from kernels.samurai_card_game import rules as R
 from kernels.samurai_card_game import search_hooks as H
@@ -33,7 +33,7 @@ def new_workspace(st, forbid: np.ndarray, max_budget: int, top_k: int, table,
     return search.new_workspace(max_budget, scratch, H.max_actions(st), MAX_P)
 
 
-@njit(**JIT)
+@kernel
 def decision_lane(st, seat):
     """The 'seat' key of the search stream of `seat`'s decision at this point of the
     playout: its player's stream lane plus MAX_P x the decision's index (cards played x
@@ -43,7 +43,7 @@ def decision_lane(st, seat):
     return st.seat[seat].lane + MAX_P * (c.turns * STEPS + step)
 
 
-@njit(**JIT)
+@kernel
 def search_choose(root, ws, forbid, seed, playout, budget, c, rollout, max_rollout):
     """The search's rules action for the seat to act of root.st (budget: simulations)."""
     st = root.st
@@ -53,7 +53,7 @@ def search_choose(root, ws, forbid, seed, playout, budget, c, rollout, max_rollo
     return H.rules_action(st, a)
 
 
-@njit(**JIT)
+@kernel
 def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
                       max_rollout):
     """Play games first .. first+count-1 of the run keyed by `seed` (np.uint64) into
@@ -62,7 +62,8 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
     float64 exploration, rollout (MAX_P,) int64 rollout policy codes; max_rollout > 0 cuts
     rollouts short (search.mcts_choose). ws: new_workspace (its scratch holds top_k)."""
     keep = rows.shape[0] > 0
-    root = H.root_of(st, ws.scratch)
+    sc = ws.scratch
+    root = ref(H.SearchState(deref(st), sc.ban, sc.top_k, sc.acts, sc.vals, sc.pool))
     for g in range(count):
         playout = first + g
         R.setup(st, seed, playout)

@@ -4,13 +4,11 @@ the rules count (kernels/README.md); and the entry points of the Python handle."
 from enum import IntEnum
 
 import numpy as np
-from numba import njit
 
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.samurai_katana.players import choose
 from kernels.samurai_katana.rules import (
     N_ROW,
-    ONCE,
     apply,
     is_over,
     legal_actions,
@@ -21,7 +19,7 @@ from kernels.samurai_katana.rules import (
 )
 
 
-@njit(**ONCE)
+@kernel
 def game_row(st, row):
     """Fill a finished game's --save-games row (rules.R_*: winner, turns, completed,
     Honor, clan points and starting income per seat)."""
@@ -29,7 +27,7 @@ def game_row(st, row):
         row[c] = st.row[c]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def play_chunk(st, seed, first, count, forbid, rows):
     """Play games first .. first+count-1 of the run keyed by `seed`, adding their statistics
     to st.aggs; `rows` is (count, N_ROW) to receive one row per game, or (0, N_ROW)."""
@@ -55,13 +53,13 @@ class Call(IntEnum):
     OUTCOME = 6  # fills out (as floats x 1) with 1 for each winning seat
 
 
-@njit(**NO_ALLOC)
+@kernel
 def handle_start(st, seed, playout):
     """Set up playout `playout` of the run keyed by `seed` (as play_chunk does)."""
     setup(st, seed, playout)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def handle_call(st, call, a, out, forbid, fout):
     """One rules or players call for the Python handle: the same compiled code as the fast
     path, one entry point so that it compiles once."""

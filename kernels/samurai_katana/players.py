@@ -16,9 +16,8 @@ greedy: see POLICIES in simcli/games/samurai_katana.py.
 """
 
 import numpy as np
-from numba import njit
 
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.katana_combat import (
     CC_AMOUNT,
     CC_EFFECT,
@@ -75,7 +74,6 @@ from kernels.samurai_katana.rules import (
     SAM,
     SC_DONE,
     SELL,
-    STEP,
     TAKE_CASTLE,
     TC_CP,
     TC_MOUNT,
@@ -95,12 +93,11 @@ from kernels.samurai_katana.rules import (
 RANDOM = R.RANDOM
 GREEDY = R.GREEDY
 POLICY_CODES = {"random": RANDOM, "greedy": GREEDY}
-HELPER = NO_ALLOC  # helpers of a few arrays, compiled on their own
 
 
 # --- reading the board ---------------------------------------------------------------------
 
-@njit(**HELPER)
+@kernel
 def threat(bd, adj_start, adj, t, p):
     """Most samurai an enemy of p holds in one territory next to t (land or sea)."""
     m = 0
@@ -112,7 +109,7 @@ def threat(bd, adj_start, adj, t, p):
     return m
 
 
-@njit(**HELPER)
+@kernel
 def place_score(bd, terr, adj_start, adj, t, p):
     """Greedy's wish to add a samurai in t: defend it (more for cities) or stage an attack."""
     thr = threat(bd, adj_start, adj, t, p)
@@ -128,7 +125,7 @@ def place_score(bd, terr, adj_start, adj, t, p):
     return s
 
 
-@njit(**HELPER)
+@kernel
 def best_place(bd, terr, adj_start, adj, p, exclude):
     """Greedy's territory of p for a new or retreating samurai (-1: none)."""
     best = -1
@@ -142,7 +139,7 @@ def best_place(bd, terr, adj_start, adj, p, exclude):
     return best
 
 
-@njit(**HELPER)
+@kernel
 def random_own(state, bd, p, exclude, need_no_castle):
     """A uniformly drawn territory of p other than `exclude` (-1: none)."""
     n = 0
@@ -160,7 +157,7 @@ def random_own(state, bd, p, exclude, need_no_castle):
     return -1
 
 
-@njit(**HELPER)
+@kernel
 def tvalue(bd, pcount, terr, prov, pi, t, p):
     """Greedy's value of gaining territory t: taxes, clan points, progress to its province
     (its Honor when t completes it), Kyoto."""
@@ -173,7 +170,7 @@ def tvalue(bd, pcount, terr, prov, pi, t, p):
     return v
 
 
-@njit(**HELPER)
+@kernel
 def top_rival(pl, P, p, col, floor):
     """The first other clan with the most of pl[:, col], if above `floor`; else -1."""
     best = floor
@@ -187,7 +184,7 @@ def top_rival(pl, P, p, col, floor):
 
 # --- the activation ------------------------------------------------------------------------
 
-@njit(**HELPER)
+@kernel
 def greedy_card(p, bd, pl, hand, terr, adj_start, adj, pi, cards, forbid):
     """Greedy's card to play now, if any: (hand position, target) or (-1, -1). Harvest and
     culture for itself, Wako on the richest, insults on the leader, a Ninja on the fullest
@@ -230,7 +227,7 @@ def greedy_card(p, bd, pl, hand, terr, adj_start, adj, pi, cards, forbid):
     return -1, -1
 
 
-@njit(**HELPER)
+@kernel
 def greedy_move(p, bd, pl, pcount, terr, prov, adj_start, adj, pi, pf, win, shogun):
     """Greedy's best move: (link, samurai) or (-1, 0) for none. It takes free territories
     next to its armies and attacks when the odds table gives at least the threshold; each
@@ -281,7 +278,7 @@ def greedy_move(p, bd, pl, pcount, terr, prov, adj_start, adj, pi, pf, win, shog
     return be, bk
 
 
-@njit(**HELPER)
+@kernel
 def pick_target(state, p, eff, bd, pl, pi):
     """Random's target for a card: a uniform legal one."""
     P = n_players(pl)
@@ -315,7 +312,7 @@ def pick_target(state, p, eff, bd, pl, pi):
     return target
 
 
-@njit(**HELPER)
+@kernel
 def random_move(state, p, bd, pl, adj_start, adj, n_moves):
     """Random's move: (link, samurai), the pick-th legal (source, link) pair drawn
     uniformly, a uniform number of its samurai."""
@@ -331,7 +328,7 @@ def random_move(state, p, bd, pl, adj_start, adj, n_moves):
     return -1, 0
 
 
-@njit(**STEP)
+@kernel
 def random_act(st, p, state, forbid):
     """One random action: a kind drawn uniformly among those possible (pass, move, card,
     sell 2 Honor when out of koku), then an option uniformly within it."""
@@ -377,7 +374,7 @@ def random_act(st, p, state, forbid):
     return SELL
 
 
-@njit(**STEP)
+@kernel
 def greedy_act(st, p, forbid):
     """Greedy's action: a useful card first, then its best move, else pass."""
     i, target = greedy_card(p, st.bd, st.pl, st.hand, st.terr, st.adj_start, st.adj, st.pi,
@@ -393,7 +390,7 @@ def greedy_act(st, p, forbid):
 
 # --- the other decisions ----------------------------------------------------------------------
 
-@njit(**STEP)
+@kernel
 def choose_order(st, p, state, greedy):
     """The Emperor names the next clan: greedy names the rival with most Honor (the leader
     plays first, with least information), and itself last; random any at random."""
@@ -420,7 +417,7 @@ def choose_order(st, p, state, greedy):
     return NONE
 
 
-@njit(**STEP)
+@kernel
 def choose_castle(st, p, state, greedy, forbid):
     """Where to build a castle (1 + territory), or 0: greedy on a city or sea hub when it
     keeps 3 koku for moves; random half the time on a uniform own territory it can pay."""
@@ -452,7 +449,7 @@ def choose_castle(st, p, state, greedy, forbid):
     return np.int64(1 + t)
 
 
-@njit(**STEP)
+@kernel
 def choose_take_castle(st, p, state, greedy):
     """A taken castle: greedy replaces it from its reserve (else destroys it); random
     destroys or replaces it, each half the time, or with none in reserve destroys it or
@@ -478,7 +475,7 @@ def choose_take_castle(st, p, state, greedy):
     return np.int64(0)
 
 
-@njit(**STEP)
+@kernel
 def choose_discard(st, p, state, greedy):
     """Phase 4 discards (a mask of hand positions): greedy its 1-value warriors; random
     each card half the time, examined in the order the rules discard them."""
@@ -505,7 +502,7 @@ def choose_discard(st, p, state, greedy):
     return mask
 
 
-@njit(**STEP)
+@kernel
 def choose_battle_cards(st, p, state, pol, defending, forbid):
     """Combat cards (katana_combat.choose): greedy its strongest choice, random a uniform
     legal one; a forbidden special is left out."""
@@ -522,7 +519,7 @@ def choose_battle_cards(st, p, state, pol, defending, forbid):
     return cards_action(st, i, j, k)
 
 
-@njit(**HELPER)
+@kernel
 def leads(pl, a, p):
     """Clan a has more Honor than p and no less than any clan (public figures)."""
     if pl[a, PL_HONOR] <= pl[p, PL_HONOR]:
@@ -533,7 +530,7 @@ def leads(pl, a, p):
     return top == pl[a, PL_HONOR]
 
 
-@njit(**STEP)
+@kernel
 def choose_reaction(st, p, state, greedy, forbid):
     """Answers with a card playable at any time. Greedy: Shogunal Justice against a card
     aimed at it when it is worth it; Tsunami, Scorched Earth or Justice (in that order)
@@ -588,7 +585,7 @@ def choose_reaction(st, p, state, greedy, forbid):
     return R.LET
 
 
-@njit(**STEP)
+@kernel
 def choose_return(st, p, state, greedy):
     """Where an eliminated clan returns: greedy a free city first, then the weakest enemy
     city; random any legal territory."""
@@ -618,7 +615,7 @@ def choose_return(st, p, state, greedy):
     return NONE
 
 
-@njit(**R.DISPATCH)
+@kernel
 def choose(st, forbid):
     """The action the seat to act chooses under its policy (st.pol), honouring
     forbid[seat, option]."""

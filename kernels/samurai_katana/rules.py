@@ -55,10 +55,9 @@ from collections import namedtuple
 from enum import IntEnum
 
 import numpy as np
-from numba import njit
 
-from kernels.config import INLINE, NO_ALLOC
 from kernels.events import emit
+from kernels.jit import kernel
 from kernels.katana_combat import (
     ATTACKER,
     CC_AMOUNT,
@@ -100,14 +99,6 @@ from kernels.samurai_katana.stats import (
     Source,
     SourceStat,
 )
-
-# How the functions compile (as in kernels/sixteen_samurai): STEP functions of the state
-# run inlined by LLVM (each typed and compiled once); ONCE: called once a game; helpers of
-# a few arrays compile on their own (NO_ALLOC) or inline at numba's IR level (INLINE).
-_NO_WRAPPERS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
-STEP = {**NO_ALLOC, **_NO_WRAPPERS, "forceinline": True}
-ONCE = {**NO_ALLOC, **_NO_WRAPPERS}
-DISPATCH = {**NO_ALLOC, "inline": "always"}
 
 RANDOM = 0  # policy codes (players.py); the rules' helpers shared with players read them
 GREEDY = 1
@@ -424,13 +415,13 @@ def new_state(*, players: int, policies: np.ndarray, terr: np.ndarray, adj_start
 
 # --- helpers on a few arrays --------------------------------------------------------------
 
-@njit(**INLINE)
+@kernel(inline=True)
 def n_players(pl):
     """Players in this game (rows of pl)."""
     return pl.shape[0]
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def set_owner(bd, pl, pcount, terr, t, q):
     """Territory t passes to q (NO_ONE: free); counts follow."""
     o = bd[OWNER, t]
@@ -451,7 +442,7 @@ def set_owner(bd, pl, pcount, terr, t, q):
         pl[q, PL_CITIES] += cp > 0
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def gain(pl, src, gs, pi, log, log_n, p, amount, source):
     """p gains `amount` Honor from `source`; passing the target triggers the end."""
     if amount <= 0:
@@ -463,7 +454,7 @@ def gain(pl, src, gs, pi, log, log_n, p, amount, source):
         gs[G_END] = 1
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def lose(pl, src, gs, log, log_n, p, amount, source):
     """p loses up to `amount` Honor (never below the dishonor floor, 0)."""
     actual = min(amount, pl[p, PL_HONOR])
@@ -473,7 +464,7 @@ def lose(pl, src, gs, log, log_n, p, amount, source):
         emit(log, log_n, gs[G_TURN], p, Ev.HONOR, -actual, pl[p, PL_HONOR], source, 0)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def draw_cards(shared, p, k, hand, pl, piles, gs, misc, log, log_n):
     """p draws k cards; an empty draw pile is refilled by shuffling the discards."""
     for _ in range(k):
@@ -493,7 +484,7 @@ def draw_cards(shared, p, k, hand, pl, piles, gs, misc, log, log_n):
         emit(log, log_n, gs[G_TURN], p, Ev.DRAW, piles[0, gs[G_DECK]], pl[p, PL_HAND], 0, 0)
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def discard_at(p, i, hand, pl, piles, gs):
     """Discard the card at hand position i (the last card takes its place)."""
     piles[1, gs[G_DISC]] = hand[p, i]
@@ -502,7 +493,7 @@ def discard_at(p, i, hand, pl, piles, gs):
     hand[p, i] = hand[p, pl[p, PL_HAND]]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def discard_three(p, i, j, k, hand, pl, piles, gs):
     """Discard hand positions i, j and k (k may be -1), highest position first."""
     a = max(i, j)
@@ -519,7 +510,7 @@ def discard_three(p, i, j, k, hand, pl, piles, gs):
         discard_at(p, k, hand, pl, piles, gs)
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def find_card(p, effect, hand, pl, cards):
     """Hand position of p's first card with this effect, or -1."""
     for i in range(pl[p, PL_HAND]):
@@ -528,7 +519,7 @@ def find_card(p, effect, hand, pl, cards):
     return -1
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def check_out(q, pl, misc, seat, gs, log, log_n):
     """Mark q eliminated when it controls no territory."""
     if pl[q, PL_NTERR] == 0 and pl[q, PL_OUT] == 0:
@@ -539,7 +530,7 @@ def check_out(q, pl, misc, seat, gs, log, log_n):
         emit(log, log_n, gs[G_TURN], q, Ev.OUT, 0, 0, 0, 0)
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def allies(bd, adj_start, adj, t, p):
     """p's samurai in territories land-adjacent to t (for Alliance)."""
     s = 0
@@ -550,7 +541,7 @@ def allies(bd, adj_start, adj, t, p):
     return s
 
 
-@njit(**STEP)
+@kernel
 def allied(st, x):
     """The samurai side x's Alliance may add to the battle at bt[BT_TO]: its samurai in
     land-adjacent territories, but own and allied samurai count at most MAX_COUNTED (4)
@@ -561,19 +552,19 @@ def allied(st, x):
     return np.int64(min(allies(st.bd, st.adj_start, st.adj, bt[BT_TO], x), room))
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def province_complete(pcount, prov, p, pr):
     """p holds every territory of province pr."""
     return pcount[p, pr] == prov[pr, PC_SIZE]
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def may_play_anytime(q, pl, hand_needed):
     """A 'playable at any time' card needs 3+ cards in hand (not 2 or fewer)."""
     return pl[q, PL_OUT] == 0 and pl[q, PL_HAND] >= hand_needed
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def uprising_ok(bd, pl, pi, t, p):
     """Ikko Ikki and the sects: an enemy territory with samurai and no castle, whose owner
     holds 2+ territories (not Kyoto with the Kyoto option)."""
@@ -583,7 +574,7 @@ def uprising_ok(bd, pl, pi, t, p):
     return not (pi[PI_KYOTO_SAFE] and t == pi[PI_KYOTO])
 
 
-@njit(**NO_ALLOC)
+@kernel
 def card_playable(p, c, bd, pl, pi, cards):
     """Whether p can play card type c for its power now (cost, timing, a legal target)."""
     kind = cards[c, CC_KIND]
@@ -606,7 +597,7 @@ def card_playable(p, c, bd, pl, pi, cards):
     return False
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def move_cost(bd, pl, p, n):
     """Koku a move into n costs p: free into its own castle or with the Shogun's free move."""
     if bd[OWNER, n] == p and bd[CASTLE, n]:
@@ -616,7 +607,7 @@ def move_cost(bd, pl, p, n):
     return 1
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def move_ok(bd, pl, p, n):
     """Whether p may move into n now (an attack needs 2 cards; the move must be paid)."""
     o = bd[OWNER, n]
@@ -625,7 +616,7 @@ def move_ok(bd, pl, p, n):
     return move_cost(bd, pl, p, n) <= pl[p, PL_KOKU]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def return_target_ok(bd, pl, pi, t, p):
     """Where an eliminated clan may return: a free territory, or an enemy one its free
     uprising can clear (no castle, owner holds 2+ territories, not Kyoto with the option)."""
@@ -639,7 +630,7 @@ def return_target_ok(bd, pl, pi, t, p):
     return not (pi[PI_KYOTO_SAFE] and t == pi[PI_KYOTO])
 
 
-@njit(**NO_ALLOC)
+@kernel
 def rank_key(pl, q, bd):
     """Honor, then clan points, cities, koku, samurai on the board (for Emperor/Shogun)."""
     on_board = 0
@@ -650,7 +641,7 @@ def rank_key(pl, q, bd):
             * 256 + min(pl[q, PL_KOKU], 255)) * 256 + min(on_board, 255)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def win_key(pl, q, bd):
     """The end-of-game order: Honor, then clan points, cities, territories, castles,
     samurai."""
@@ -665,7 +656,7 @@ def win_key(pl, q, bd):
              + min(castles, 7)) * 128 + min(samurai, 127))
 
 
-@njit(**NO_ALLOC)
+@kernel
 def new_offices(pl, gs, bd, pi, src, seat, log, log_n):
     """Phase 3: the fewest Honor becomes Emperor (ties: fewest clan points, cities, koku,
     samurai; the sitting Emperor keeps it among equals, else the first clockwise), the most
@@ -705,7 +696,7 @@ def new_offices(pl, gs, bd, pi, src, seat, log, log_n):
         seat[shogun, SeatStat.SHOGUN_TURNS] += 1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def end_activation(p, bd, pl, pcount, gs, src, terr, prov, pi, log, log_n):
     """After p's activation its complete provinces pay their Honor (every turn, or once per
     completion with the option) and Kyoto pays 1 unless its whole province is p's."""
@@ -727,7 +718,7 @@ def end_activation(p, bd, pl, pcount, gs, src, terr, prov, pi, log, log_n):
         gain(pl, src, gs, pi, log, log_n, p, 1, Source.KYOTO)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def audit(P, bd, pl, pcount, gs, terr, pi, deck_size, work):
     """Whether the state is consistent: samurai and castles conserved against each clan's
     supply, koku and Honor never negative, one owner per territory that has a piece (and
@@ -772,38 +763,38 @@ def audit(P, bd, pl, pcount, gs, terr, pi, deck_size, work):
 
 # --- action encoding ------------------------------------------------------------------------
 
-@njit(**INLINE)
+@kernel(inline=True)
 def width(st):
     """W: targets per card in the ACT encoding (territories or clans)."""
     return max(st.bd.shape[1], MAX_P)
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def move_base(st):
     """The first MOVE action."""
     return CARD + st.piles.shape[1] * width(st)
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def card_action(st, i, target):
     """ACT: play the card at hand position i on `target`."""
     return CARD + i * width(st) + target
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def move_action(st, e, k):
     """ACT: move k samurai along link e."""
     return move_base(st) + e * st.pi[PI_SAMURAI] + (k - 1)
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def cards_action(st, i, j, k):
     """ATT_CARDS / DEF_CARDS: combat cards i, j (i < j or not: sorted here), special k."""
     D = st.piles.shape[1]
     return (min(i, j) * D + max(i, j)) * (D + 1) + (k + 1)
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def cards_of(st, a):
     """(i, j, k) of an ATT_CARDS / DEF_CARDS action."""
     D = st.piles.shape[1]
@@ -814,7 +805,7 @@ def cards_of(st, a):
 
 # --- setup and the automatic steps -----------------------------------------------------------
 
-@njit(**ONCE)
+@kernel
 def setup(st, seed, playout):
     """Start playout `playout` of the run keyed by `seed`: key the streams, clear the
     position, shuffle the deck, draw the cities blind (each clan: 1 major and 2 or 3 minor,
@@ -887,7 +878,7 @@ def setup(st, seed, playout):
     advance(st)
 
 
-@njit(**STEP)
+@kernel
 def begin_placing(st, p, k, exclude, then):
     """p is to place k samurai from its supply (not on `exclude`), then step `then`."""
     st.cx[CX_PLACER] = p
@@ -898,7 +889,7 @@ def begin_placing(st, p, k, exclude, then):
     st.auto[0] = GO_PLACE
 
 
-@njit(**STEP)
+@kernel
 def next_placing(st):
     """Ask the placer for its next samurai, or go on when it has placed all it can."""
     p = st.cx[CX_PLACER]
@@ -916,7 +907,7 @@ def next_placing(st):
         st.auto[0] = st.cx[CX_THEN]
 
 
-@njit(**STEP)
+@kernel
 def setup_done(st):
     """Every clan has placed its extra samurai: 5 cards each, the start facts; turn 1."""
     P = n_players(st.pl)
@@ -936,7 +927,7 @@ def setup_done(st):
     st.auto[0] = GO_TURN
 
 
-@njit(**STEP)
+@kernel
 def next_return(st):
     """Eliminated clans come back, clockwise from the Emperor: the next one with a place to
     return to decides where; then the Emperor names the order of phase 1."""
@@ -963,7 +954,7 @@ def next_return(st):
     st.auto[0] = GO_ORDER
 
 
-@njit(**STEP)
+@kernel
 def next_purchase(st):
     """Phase 1: the next clan in the Emperor's order (not eliminated) decides its castle
     (when it has one left to build) and its samurai; after the last, phase 2."""
@@ -987,7 +978,7 @@ def next_purchase(st):
         st.phase[0] = BUY
 
 
-@njit(**STEP)
+@kernel
 def next_clan(st):
     """Phase 2: the next clan activates (named by the Emperor as the turn goes, or from the
     fixed order under Limited Emperor); after the last, phase 3."""
@@ -1005,7 +996,7 @@ def next_clan(st):
     st.actor[0] = st.gs[G_EMP]
 
 
-@njit(**STEP)
+@kernel
 def activate(st):
     """The named clan starts its activation (an eliminated one is skipped)."""
     p = st.cx[CX_ACTIVE]
@@ -1018,7 +1009,7 @@ def activate(st):
     st.auto[0] = GO_ACT
 
 
-@njit(**STEP)
+@kernel
 def end_activation_step(st):
     """The activation is over: its Honor for provinces and Kyoto; the next clan."""
     p = st.cx[CX_ACTIVE]
@@ -1031,7 +1022,7 @@ def end_activation_step(st):
     st.auto[0] = GO_NEXT_CLAN
 
 
-@njit(**STEP)
+@kernel
 def next_act(st):
     """The activating clan's next action, unless it is eliminated or hit the safety cap."""
     p = st.cx[CX_ACTIVE]
@@ -1046,7 +1037,7 @@ def next_act(st):
     st.actor[0] = p
 
 
-@njit(**STEP)
+@kernel
 def offices(st):
     """Phase 3 (Emperor and Shogun), then phase 4 begins (clockwise from the Emperor)."""
     new_offices(st.pl, st.gs, st.bd, st.pi, st.src, st.aggs.seat, st.log, st.log_n)
@@ -1058,7 +1049,7 @@ def offices(st):
     st.auto[0] = GO_TAXES
 
 
-@njit(**STEP)
+@kernel
 def next_taxes(st):
     """Phase 4 for the next clan: koku for each territory (2 plain, 1 mountain), or Honor
     from them on the last turn with In the land of koku; then its discards (a decision)."""
@@ -1087,7 +1078,7 @@ def next_taxes(st):
     st.actor[0] = p
 
 
-@njit(**STEP)
+@kernel
 def turn_end(st):
     """The turn's statistics and audit; the game ends after a clan passed the target (or
     at the safety cap on turns)."""
@@ -1115,7 +1106,7 @@ def turn_end(st):
         st.auto[0] = GO_TURN
 
 
-@njit(**STEP)
+@kernel
 def begin_turn(st):
     """A new turn: eliminated clans return first."""
     st.gs[G_TURN] += 1
@@ -1125,7 +1116,7 @@ def begin_turn(st):
     st.auto[0] = GO_RETURNS
 
 
-@njit(**STEP)
+@kernel
 def setup_next(st):
     """A clan has placed its extra samurai: its starting income; the next clan."""
     p = st.cx[CX_ITER]
@@ -1138,7 +1129,7 @@ def setup_next(st):
     st.auto[0] = GO_SETUP_PLACE
 
 
-@njit(**STEP)
+@kernel
 def purchased(st):
     """The buyer has placed its samurai: it pays 1 koku for each; the next buyer."""
     q = st.scr[SC_ORDER, st.cx[CX_ITER]]
@@ -1151,7 +1142,7 @@ def purchased(st):
     st.auto[0] = GO_PURCHASE
 
 
-@njit(**DISPATCH)
+@kernel
 def advance(st):
     """Run the automatic steps until a decision is due or the game is over."""
     while st.auto[0] != GO_NONE:
@@ -1207,7 +1198,7 @@ def advance(st):
 
 # --- cards played for their power ------------------------------------------------------------
 
-@njit(**STEP)
+@kernel
 def reactor(st, k):
     """The k-th clan asked whether it answers the active clan's move or card: the clan it
     is aimed at (st.cx[CX_VICTIM]) first, then the others clockwise from the active clan;
@@ -1228,7 +1219,7 @@ def reactor(st, k):
     return NONE
 
 
-@njit(**STEP)
+@kernel
 def can_counter(st, q):
     """Whether q could cancel the card in play with Shogunal Justice now: it is aimed at
     q (or at anyone, with shogunal-justice=others) and q holds Justice and 3+ cards."""
@@ -1239,7 +1230,7 @@ def can_counter(st, q):
                                                        st.cards) >= 0
 
 
-@njit(**STEP)
+@kernel
 def next_card_reaction(st):
     """Ask the next clan that could counter the card in play (a JUSTICE decision); when
     none is left, the card acts."""
@@ -1256,7 +1247,7 @@ def next_card_reaction(st):
     card_effect(st, st.cx[CX_ACTIVE])
 
 
-@njit(**STEP)
+@kernel
 def play_card(st, p, i, target):
     """p plays the card at hand position i for its power on `target`; its victim may
     counter it with Shogunal Justice (a decision) before it acts."""
@@ -1282,7 +1273,7 @@ def play_card(st, p, i, target):
     next_card_reaction(st)
 
 
-@njit(**STEP)
+@kernel
 def card_effect(st, p):
     """The card in play (st.cx) acts."""
     c = st.cx[CX_CARD]
@@ -1330,7 +1321,7 @@ BY_SCORCHED = np.int64(2)
 BY_JUSTICE = np.int64(3)
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def cancel_effect(a):
     """The card effect of CANCEL action a (1 Tsunami, 2 Scorched Earth, 3 Shogunal
     Justice), 0 for letting the move happen."""
@@ -1343,7 +1334,7 @@ def cancel_effect(a):
     return 0
 
 
-@njit(**STEP)
+@kernel
 def move_reactions(st, q):
     """Bit mask of the CANCEL actions q may take against the move in progress (bit a - 1
     for action a): Tsunami on a sea link, Scorched Earth on any, Shogunal Justice on an
@@ -1364,7 +1355,7 @@ def move_reactions(st, q):
     return m
 
 
-@njit(**STEP)
+@kernel
 def next_move_reaction(st):
     """Ask the next clan that could cancel the move in progress (a CANCEL decision);
     when none is left, the move goes on."""
@@ -1381,7 +1372,7 @@ def next_move_reaction(st):
     move_on(st, st.cx[CX_ACTIVE])
 
 
-@njit(**STEP)
+@kernel
 def start_move(st, p, e, k):
     """p moves k samurai along link e (paying 1 koku unless free); the other clans may
     first cancel it with a card playable at any time (decisions, defender first)."""
@@ -1411,7 +1402,7 @@ def start_move(st, p, e, k):
     next_move_reaction(st)
 
 
-@njit(**STEP)
+@kernel
 def move_on(st, p):
     """The samurai leave their territory: into a free or own territory the move is done;
     into an enemy one the battle begins with the attacker's cards (a decision)."""
@@ -1441,7 +1432,7 @@ def move_on(st, p):
     st.actor[0] = p
 
 
-@njit(**STEP)
+@kernel
 def side_cards(st, x, a, castle, log_side):
     """Side x fights with the cards of action a: counted, logged; returns (i, j, k, card
     points, swords)."""
@@ -1458,7 +1449,7 @@ def side_cards(st, x, a, castle, log_side):
     return i, j, k, pts, sw
 
 
-@njit(**STEP)
+@kernel
 def attack_cards(st, p, a):
     """The attacker's cards are chosen; the defender fills its hand to 2 if need be and
     chooses its own (a decision), or fights with what it has when the deck is out."""
@@ -1492,7 +1483,7 @@ def attack_cards(st, p, a):
     st.auto[0] = GO_RESOLVE
 
 
-@njit(**STEP)
+@kernel
 def resolve_battle(st):
     """Both sides' cards are down: the attacker discards his, points and swords decide;
     the loser's survivors and the winner's Honor follow. A beaten defender's survivors
@@ -1552,7 +1543,7 @@ def resolve_battle(st):
     st.auto[0] = GO_BATTLE_END
 
 
-@njit(**STEP)
+@kernel
 def conquer(st):
     """The attacker won and the survivors have retreated: its samurai move in (taking a
     castle: a decision), or, wiped out, leave the territory free and the castle destroyed."""
@@ -1577,7 +1568,7 @@ def conquer(st):
     st.auto[0] = GO_BATTLE_END
 
 
-@njit(**STEP)
+@kernel
 def take_castle(st, p, a):
     """p has taken the castle at n: destroy it (a = 0), replace it with one of its own
     from reserve (1) or, with none in reserve, move its own castle from territory a - 2
@@ -1603,7 +1594,7 @@ def take_castle(st, p, a):
     st.auto[0] = GO_BATTLE_END
 
 
-@njit(**STEP)
+@kernel
 def battle_end(st):
     """After a battle both sides draw (the attacker 2; the defender 3 when it won, 2 or
     the tie rule's number after a tie, else 2); either may be eliminated."""
@@ -1623,7 +1614,7 @@ def battle_end(st):
 
 # --- applying a decision -----------------------------------------------------------------------
 
-@njit(**STEP)
+@kernel
 def apply_act(st, p, a):
     """The activating clan's action: pass, sell Honor, play a card or move."""
     if a == PASS:
@@ -1645,7 +1636,7 @@ def apply_act(st, p, a):
     start_move(st, p, (a - mb) // K, (a - mb) % K + 1)
 
 
-@njit(**STEP)
+@kernel
 def apply_castle(st, q, a):
     """The buyer builds a castle on territory a - 1 (a = 0: none); then it buys samurai."""
     if a > 0:
@@ -1661,7 +1652,7 @@ def apply_castle(st, q, a):
     st.actor[0] = q
 
 
-@njit(**STEP)
+@kernel
 def apply_return(st, p, t):
     """Eliminated p returns to t with a free Ikko Ikki uprising (the territory's samurai go
     back to their owner's supply), 5 samurai and 4 koku (its koku set to 4, as printed:
@@ -1684,7 +1675,7 @@ def apply_return(st, p, t):
     st.auto[0] = GO_RETURNS
 
 
-@njit(**STEP)
+@kernel
 def apply_discard(st, p, mask):
     """p discards the cards at the hand positions in `mask` (examined in the printed
     order: a discarded card's place is taken by the last card), refills to the hand size
@@ -1717,7 +1708,7 @@ def apply_discard(st, p, mask):
     st.auto[0] = GO_TAXES
 
 
-@njit(**STEP)
+@kernel
 def apply_order(st, q):
     """The Emperor names clan q: next in the phase 1 order, or to activate now."""
     st.scr[SC_DONE, q] = 1
@@ -1730,7 +1721,7 @@ def apply_order(st, q):
         st.auto[0] = GO_ORDER
 
 
-@njit(**DISPATCH)
+@kernel
 def apply(st, a):
     """The seat to act takes action a; the game runs on to the next decision or the end."""
     ph = st.phase[0]
@@ -1773,7 +1764,7 @@ def apply(st, a):
     advance(st)
 
 
-@njit(**STEP)
+@kernel
 def apply_cancel(st, q, a):
     """q cancels the move in progress with Tsunami (a = 1) or Scorched Earth (2), the
     mover's koku and free move coming back, or with Shogunal Justice (3), the koku spent;
@@ -1796,7 +1787,7 @@ def apply_cancel(st, q, a):
     st.auto[0] = GO_ACT
 
 
-@njit(**STEP)
+@kernel
 def apply_justice(st, q, a):
     """q cancels the card in play with Shogunal Justice (a = 1) or lets it act (0: the
     next clan that could counter it is asked)."""
@@ -1815,7 +1806,7 @@ def apply_justice(st, q, a):
 
 # --- the end -------------------------------------------------------------------------------------
 
-@njit(**ONCE)
+@kernel
 def battle_moments(gs, sq, sq_all):
     """Add this game's per-game sums of squares of attacker wins y and battles x (yy, xx,
     xy) by terrain and over all terrains: the clustered intervals of per-battle rates."""
@@ -1835,7 +1826,7 @@ def battle_moments(gs, sq, sq_all):
     sq_all[Moment.XY] += tx * ty
 
 
-@njit(**ONCE)
+@kernel
 def finish(st):
     """The game is over: the winner (most Honor; ties by clan points, cities, territories,
     castles, samurai; -1 when still equal) and the game's statistics."""
@@ -1938,19 +1929,19 @@ def finish(st):
     st.actor[0] = -1
 
 
-@njit(**DISPATCH)
+@kernel
 def is_over(st):
     """Whether the game has ended."""
     return st.phase[0] == OVER
 
 
-@njit(**DISPATCH)
+@kernel
 def to_move(st):
     """The seat to decide, -1 when the game is over."""
     return st.actor[0] if st.phase[0] != OVER else -1
 
 
-@njit(**ONCE)
+@kernel
 def outcome(st, out):
     """out[s] = 1.0 for every seat among the winners (all those equal at the top after
     every tie-break share the win), else 0."""
@@ -1964,7 +1955,7 @@ def outcome(st, out):
 
 # --- legal actions and options -------------------------------------------------------------------
 
-@njit(**ONCE)
+@kernel
 def legal_act(st, p, out):
     """ACT: pass; sell 2 Honor when out of koku; every playable card on every legal target;
     every affordable move of 1 .. all samurai along every link (attacks need 2 cards)."""
@@ -2006,7 +1997,7 @@ def legal_act(st, p, out):
     return n
 
 
-@njit(**ONCE)
+@kernel
 def legal_cards(st, p, can_special, out):
     """ATT_CARDS / DEF_CARDS: any two cards, with no special or any special among the rest."""
     n = 0
@@ -2024,7 +2015,7 @@ def legal_cards(st, p, can_special, out):
     return n
 
 
-@njit(**ONCE)
+@kernel
 def legal_actions(st, out):
     """Fill out[:n] with the legal actions of the seat to act; return n (DISCARD lists the
     masks of the first 16 hand positions)."""
@@ -2097,7 +2088,7 @@ def legal_actions(st, out):
     return n
 
 
-@njit(**DISPATCH)
+@kernel
 def option_of(st, a):
     """The option (index into OPTIONS) action a of the seat to act uses, -1 for none."""
     ph = st.phase[0]

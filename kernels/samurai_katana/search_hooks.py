@@ -43,10 +43,9 @@ Choices of the search (constants below; the CLI's policy name sets budget, c, ro
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from kernels import search
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.katana_combat import (
     CC_AMOUNT,
     CC_EFFECT,
@@ -125,7 +124,7 @@ def new_scratch(st, ban: np.ndarray, top_k: int, table, sizes: dict,
 
 # --- clone and determinize ---------------------------------------------------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def clone_state(dst, src):
     """Copy the position and progress of the game in `src` into `dst` (the run's
     parameters are shared; streams are copied, then reseeded by determinize)."""
@@ -150,7 +149,7 @@ def clone_state(dst, src):
     d.auto[0] = s.auto[0]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def hidden_attack(st, player):
     """The attacker whose face-down cards `player` must not see (-1: none): during the
     defender's choice of cards, when `player` is not the attacker."""
@@ -160,7 +159,7 @@ def hidden_attack(st, player):
     return a if a != player else -1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def determinize_state(ss, player, stream):
     """Resample the rivals' hands and the draw pile's order for `player` (a uniform deal of
     the cards it cannot see, in a canonical order first), keep a special at a hidden
@@ -204,7 +203,7 @@ def determinize_state(ss, player, stream):
     search.reseed(st.rng, stream)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _force_special(st, pool, x, m, stream):
     """Put a special drawn uniformly among pool[x:m]'s specials at pool[x] (swapped)."""
     n = 0
@@ -225,7 +224,7 @@ def _force_special(st, pool, x, m, stream):
 
 # --- the actions the search considers ----------------------------------------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def _take_best(cand, cval, n, k, out, m):
     """Append to out[m:] the actions of the k best-scored cand[:n] (scores > -inf; ties:
     the earlier); returns the new count."""
@@ -242,7 +241,7 @@ def _take_best(cand, cval, n, k, out, m):
     return m
 
 
-@njit(**NO_ALLOC)
+@kernel
 def card_target(st, p, i):
     """Greedy's target for the card at hand position i (-1: none worth it)."""
     bd = st.bd
@@ -274,7 +273,7 @@ def card_target(st, p, i):
     return -1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def move_score(st, p, s, e, movable, min_odds):
     """(score, samurai) of moving from s along link e, by greedy's valuation of moves
     (-inf: not considered)."""
@@ -298,7 +297,7 @@ def move_score(st, p, s, e, movable, min_odds):
     return pw * (v + bonus), movable
 
 
-@njit(**NO_ALLOC)
+@kernel
 def act_candidates(ss, p, out):
     """ACT: PASS, SELL (when legal), each distinct playable card on greedy's target, and
     the top_k best moves."""
@@ -345,7 +344,7 @@ def act_candidates(ss, p, out):
     return _take_best(cand, cval, m, ss.top_k[0], out, n)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def card_candidates(ss, p, defending, out):
     """ATT_CARDS / DEF_CARDS: the PR_CARD_BEST strongest distinct choices (points, then
     swords) and the weakest one."""
@@ -395,7 +394,7 @@ def card_candidates(ss, p, defending, out):
     return n + 1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def castle_candidates(st, p, out):
     """CASTLE_BUY: none, or a castle on greedy's favourite affordable territory."""
     out[0] = 0
@@ -419,7 +418,7 @@ def castle_candidates(st, p, out):
     return 2
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_legal(ss, out):
     """The actions the search considers for the seat to act (see the module docstring):
     a subset of rules.legal_actions, never empty while the game goes on."""
@@ -450,7 +449,7 @@ def search_legal(ss, out):
 
 # --- rewards, rollouts, evaluation -------------------------------------------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def search_outcome(ss, out):
     """Each seat's reward of a finished game: 1 shared among the winners, else 0."""
     R.outcome(ss.st, out)
@@ -462,7 +461,7 @@ def search_outcome(ss, out):
             out[q] /= tot
 
 
-@njit(**NO_ALLOC)
+@kernel
 def rollout_action(ss, policy):
     """The action the seat to act takes under rollout policy `policy` (players.RANDOM or
     GREEDY), honouring its forbidden options."""
@@ -471,7 +470,7 @@ def rollout_action(ss, policy):
     return P.choose(st, ss.ban)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def position_value(st, prm, q):
     """Clan q's position in Honor-equivalents: Honor, clan points, income, samurai."""
     bd = st.bd
@@ -486,7 +485,7 @@ def position_value(st, prm, q):
             + prm[PR_W_SAMURAI] * sam)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_evaluate(ss, out):
     """Each seat's estimated chance of winning an unfinished game: a softmax of the clans'
     position values (PR_TEMP Honor per unit of log-odds); 0 for seats not in the game."""

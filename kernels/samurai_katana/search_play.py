@@ -11,10 +11,10 @@ Python handle (`simcli replay`).
 """
 
 import numpy as np
-from numba import njit
 
 from kernels import search
-from kernels.config import JIT
+from kernels.jit import kernel
+from kernels.ref import deref, ref
 from kernels.samurai_katana import players as P
 from kernels.samurai_katana import rules as R
 from kernels.samurai_katana import search_hooks as H
@@ -33,14 +33,14 @@ def new_workspace(st, forbid: np.ndarray, max_budget: int, top_k: int, table,
     return search.new_workspace(max_budget, scratch, MAX_ACTIONS, R.MAX_P)
 
 
-@njit(**JIT)
+@kernel
 def decision_key(st, seat, k):
     """The 'seat' key of the search stream of `seat`'s decision number k (from 0) of the
     playout: its player's stream lane plus (MAX_P + 1) x k."""
     return st.lane[seat] + (R.MAX_P + 1) * k
 
 
-@njit(**JIT)
+@kernel
 def search_choose(root, ws, forbid, seed, playout, k, budget, c, rollout, max_rollout):
     """The search's action for the seat to act of root.st, its decision number k of the
     playout (budget: simulations)."""
@@ -49,7 +49,7 @@ def search_choose(root, ws, forbid, seed, playout, k, budget, c, rollout, max_ro
     return search.mcts_choose(root, ws, forbid, budget, c, rollout, max_rollout)
 
 
-@njit(**JIT)
+@kernel
 def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
                       max_rollout):
     """Play games first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
@@ -59,7 +59,8 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
     max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
     keep = rows.shape[0] > 0
     sc = ws.scratch
-    root = H.SearchState(st, sc.ban, sc.top_k, sc.prm, sc.pool, sc.cand, sc.cval, sc.ckey)
+    root = ref(H.SearchState(deref(st), sc.ban, sc.top_k, sc.prm, sc.pool, sc.cand, sc.cval,
+                              sc.ckey))
     for g in range(count):
         playout = first + g
         R.setup(st, seed, playout)

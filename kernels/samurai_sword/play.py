@@ -2,12 +2,10 @@
 statistics of `stats.TABLE`, and a finished game's --save-games row."""
 
 import numpy as np
-from numba import njit
 
-from kernels.config import INLINE, NO_ALLOC
+from kernels.jit import kernel
 from kernels.samurai_sword import rules as R
 from kernels.samurai_sword.players import choose
-from kernels.samurai_sword.rules import CALLEE
 from kernels.samurai_sword.stats import End
 
 # --save-games row columns
@@ -25,7 +23,7 @@ N_ROW = np.int64(24)
 NO_SCORE = np.int64(-99)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def play_chunk(st, seed, first, count, forbid, rows):
     """Play playouts first .. first+count-1 of the run keyed by `seed`, adding their
     statistics to st.aggs; rows (count, N_ROW) receive one row per game, or are (0, N_ROW)."""
@@ -38,14 +36,14 @@ def play_chunk(st, seed, first, count, forbid, rows):
             game_row(st, rows[g])
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def game_row(st, row):
     """Fill a finished game's row: winner, team, seats mask, end, turns, reshuffles, team
     scores, Deadly Strike team, role and character per seat."""
     fill_row(st.seats, st.game, row)
 
 
-@njit(**CALLEE)
+@kernel
 def fill_row(seats, game, row):
     """game_row, from the seats and the game record."""
     g = game[0]

@@ -8,12 +8,10 @@ the player's own stream lane (seats[p].lane); no player changes the position.
 """
 
 import numpy as np
-from numba import njit
 
-from kernels.config import INLINE
+from kernels.jit import kernel
 from kernels.rng import below
 from kernels.samurai_sword import rules as R
-from kernels.samurai_sword.rules import CALLEE
 from kernels.samurai_sword.stats import Role
 
 # Policies (seats[p].policy)
@@ -24,7 +22,7 @@ POLICY_CODES = {"random": RANDOM, "heuristic": HEURISTIC}
 NO_KEY = np.int64(-(1 << 40))
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def choose(st, forbid):
     """The action the player to act chooses under its seat's policy; forbid[seat, option]
     lists the options (rules.OPTIONS) it may never use."""
@@ -39,7 +37,7 @@ def choose(st, forbid):
 
 # --- shared reading of one's own hand ----------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def first_of(t, p, eff, fb):
     """The lowest card type with effect `eff` in p's own hand, or -1 (also when playing
     such a card is forbidden)."""
@@ -53,7 +51,7 @@ def first_of(t, p, eff, fb):
     return R.NONE
 
 
-@njit(**CALLEE)
+@kernel
 def random_of(state, t, p, eff):
     """A card type drawn uniformly among p's cards with effect `eff`, or -1."""
     n = R.count_eff(t, p, eff)
@@ -72,7 +70,7 @@ def random_of(state, t, p, eff):
 
 # --- random -------------------------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def random_play(t, p, fb, legal):
     """Uniform over the legal plays of its turn that are not forbidden."""
     state = t.game[0].rng[t.seats[p].lane]
@@ -91,7 +89,7 @@ def random_play(t, p, fb, legal):
     return legal[below(state, n)]
 
 
-@njit(**CALLEE)
+@kernel
 def random_reply(t, p, fb):
     """The random player out of its Play phase: always parries (a uniformly chosen card
     that can) and always gives a Weapon to Jujutsu; against Bushido uniform over losing
@@ -127,7 +125,7 @@ def random_reply(t, p, fb):
 
 # --- heuristic ----------------------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def late(t):
     """Someone is close to running out of Honor (the heuristic keeps Daimyo then)."""
     g = t.game[0]
@@ -137,7 +135,7 @@ def late(t):
     return False
 
 
-@njit(**CALLEE)
+@kernel
 def keep_value(t, p, c):
     """How much p wants to keep a card of type c."""
     g = t.game[0]
@@ -149,7 +147,7 @@ def keep_value(t, p, c):
     return g.card[R.CI_VALUE, c]
 
 
-@njit(**CALLEE)
+@kernel
 def worst_of(t, p, eff):
     """p's card with effect `eff` (any card when eff < 0) it least wants to keep, or -1."""
     g = t.game[0]
@@ -165,7 +163,7 @@ def worst_of(t, p, eff):
     return best
 
 
-@njit(**CALLEE)
+@kernel
 def target_score(t, p, q):
     """How much p wants to hurt q, from p's own role and public facts only (> 0: an enemy
     worth attacking). The Shogun is public; other roles are not read."""
@@ -186,7 +184,7 @@ def target_score(t, p, q):
     return 10 + 20 * them.hostile - 20 * them.loyal
 
 
-@njit(**CALLEE)
+@kernel
 def mass_ok(t, p):
     """The heuristic plays Battle Cry and Jujutsu (a Samurai spares a weak Shogun)."""
     if t.seats[p].role != Role.SAMURAI:
@@ -195,7 +193,7 @@ def mass_ok(t, p):
     return R.harmless(t, s) or t.seats[s].ability == R.CHIYOME or t.seats[s].res >= 3
 
 
-@njit(**CALLEE)
+@kernel
 def pick(state, keys, P):
     """The seat with the highest key (ties broken uniformly at random), or -1 when every
     key is NO_KEY."""
@@ -217,7 +215,7 @@ def pick(state, keys, P):
     return best
 
 
-@njit(**CALLEE)
+@kernel
 def heuristic_reply(t, p, fb):
     """The heuristic out of its Play phase: it always parries a Weapon; it parries a
     Battle Cry or gives a Weapon to Jujutsu only at 1 resilience or holding two such
@@ -245,7 +243,7 @@ def heuristic_reply(t, p, fb):
     return R.GIVE + worst_of(t, p, R.NONE)
 
 
-@njit(**CALLEE)
+@kernel
 def heuristic_play(t, p, fb):
     """The heuristic's next play of its turn: properties, Nobunaga, Tea Ceremony, Daimyo,
     Breathing when low, Geisha to shed Bushido, Battle Cry and Jujutsu, then Bushido,
@@ -294,7 +292,7 @@ def heuristic_play(t, p, fb):
     return R.PASS
 
 
-@njit(**CALLEE)
+@kernel
 def against_enemy(t, p, geisha, fb):
     """Bushido, then Diversion, then Geisha (`geisha`: its card type, or -1) on the
     preferred enemy; PASS when none applies."""
@@ -334,7 +332,7 @@ def against_enemy(t, p, geisha, fb):
     return R.PASS
 
 
-@njit(**CALLEE)
+@kernel
 def weapon_play(t, p):
     """A Weapon on the preferred reachable enemy (one it can defeat first), the reaching
     Weapon with most damage, shortest reach on ties; PASS when none."""

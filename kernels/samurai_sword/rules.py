@@ -44,21 +44,12 @@ statistics (st.aggs) when the game ends.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from kernels import events as ev
 from kernels import rng as streams
-from kernels.config import INLINE, NO_ALLOC
+from kernels.jit import kernel
 from kernels.rng import STATE_SIZE, below, seed_lanes, shuffle
 from kernels.samurai_sword.stats import End, Misc, Ratio, Role, Square, Team
-
-# Compile flags. CALLEE: a function only other kernels call, compiled without the Python
-# wrapper that would unbox the state (most of a small function's compile time); it
-# belongs in kernels/config.py once other games use it. INLINE (numba-level inlining,
-# whose compile cost grows fast with nesting): only the entry points the fast path's
-# loop calls (setup, apply, choose, is_over ...), each inlined there once; called from
-# Python they compile on their own.
-CALLEE = {**NO_ALLOC, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 MAX_P = np.int64(7)
 MAX_T = np.int64(32)  # card types a content may have
@@ -345,7 +336,7 @@ def new_state(*, players: int, policies: np.ndarray, roles: np.ndarray, honor: n
                  aggs=aggs)
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def table(st):
     """The state as the rules and players pass it."""
     return Table(st.seats, st.game, st.log)
@@ -353,14 +344,14 @@ def table(st):
 
 # --- small facts ------------------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def note(t, player, kind, a, b, c, d):
     """Write one event of the game log at the current turn."""
     g = t.game[0]
     ev.emit(t.log, g.log_n, g.log_turn, player, kind, a, b, c, d)
 
 
-@njit(**CALLEE)
+@kernel
 def harmless(t, q):
     """No resilience or no card in hand: cannot be attacked, untouched by Battle Cry and
     Jujutsu, not counted for Difficulty."""
@@ -368,7 +359,7 @@ def harmless(t, q):
     return s.res == 0 or s.hand_n == 0
 
 
-@njit(**CALLEE)
+@kernel
 def count_eff(t, p, eff):
     """Cards with effect `eff` in p's hand."""
     g = t.game[0]
@@ -380,7 +371,7 @@ def count_eff(t, p, eff):
     return n
 
 
-@njit(**CALLEE)
+@kernel
 def kinds_of(t, p, eff):
     """Card types with effect `eff` in p's hand."""
     g = t.game[0]
@@ -392,7 +383,7 @@ def kinds_of(t, p, eff):
     return n
 
 
-@njit(**CALLEE)
+@kernel
 def prop_type(t, q, eff):
     """A property type with effect `eff` in front of q, or -1."""
     g = t.game[0]
@@ -403,7 +394,7 @@ def prop_type(t, q, eff):
     return NONE
 
 
-@njit(**CALLEE)
+@kernel
 def random_card(state, hand, n_types, n):
     """A card type drawn uniformly from the n cards counted by type in `hand` (one hand's
     counts), from stream `state`."""
@@ -415,7 +406,7 @@ def random_card(state, hand, n_types, n):
     return NONE
 
 
-@njit(**CALLEE)
+@kernel
 def end_game(t, reason):
     """Record the end (the first reason stands)."""
     g = t.game[0]
@@ -423,7 +414,7 @@ def end_game(t, reason):
         g.end = reason
 
 
-@njit(**CALLEE)
+@kernel
 def give(t, p, c):
     """One card of type c into p's hand."""
     s = t.seats[p]
@@ -431,7 +422,7 @@ def give(t, p, c):
     s.hand_n += 1
 
 
-@njit(**CALLEE)
+@kernel
 def to_discard(t, c):
     """A card of type c onto the discard pile."""
     g = t.game[0]
@@ -439,7 +430,7 @@ def to_discard(t, c):
     g.disc_n += 1
 
 
-@njit(**CALLEE)
+@kernel
 def discard_from_hand(t, p, c, why):
     """p discards a card of type c from its hand."""
     s = t.seats[p]
@@ -451,7 +442,7 @@ def discard_from_hand(t, p, c, why):
 
 # --- combat rules -------------------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def difficulties(t, p):
     """game.work[W_DIFF, q] = the Difficulty for p to attack q, for every other seat q:
     fewest steps either way counting only players who are not Harmless, + q's Armor,
@@ -481,20 +472,20 @@ def difficulties(t, p):
                 d[q] += 1
 
 
-@njit(**CALLEE)
+@kernel
 def difficulty(t, p, q):
     """The Difficulty for p to attack q (see difficulties)."""
     difficulties(t, p)
     return t.game[0].work[W_DIFF, q]
 
 
-@njit(**CALLEE)
+@kernel
 def reaches(t, p, c, d):
     """Weapon type c of p reaches Difficulty d (Kojiro's reach any)."""
     return t.seats[p].ability == KOJIRO or t.game[0].card[CI_DIFF, c] >= d
 
 
-@njit(**CALLEE)
+@kernel
 def weapon_damage(t, p, q, c):
     """Wounds a hit of p's weapon c deals q: + Fast Draw, + Musashi, - Ginchiyo (min 1)."""
     d = t.game[0].card[CI_DMG, c] + t.seats[p].prop_n[FAST_DRAW - FOCUS]
@@ -505,7 +496,7 @@ def weapon_damage(t, p, q, c):
     return d
 
 
-@njit(**CALLEE)
+@kernel
 def weapon_limit(t, p):
     """Weapons p may play this turn."""
     s = t.seats[p]
@@ -518,13 +509,13 @@ def weapon_limit(t, p):
     return n
 
 
-@njit(**CALLEE)
+@kernel
 def target(t, p, q):
     """Whether p may attack q with a Weapon at all (another player, not Harmless)."""
     return q != p and not harmless(t, q)
 
 
-@njit(**CALLEE)
+@kernel
 def parry_options(t, q):
     """Cards q could give up against a Weapon or a Battle Cry: its Parries, plus Hanzo's
     Weapons unless one is his only card."""
@@ -536,7 +527,7 @@ def parry_options(t, q):
 
 # --- deck ---------------------------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def lose_honor(t, q, why):
     """q loses 1 Honor to the box; True when it has none left."""
     s = t.seats[q]
@@ -545,7 +536,7 @@ def lose_honor(t, q, why):
     return s.honor <= 0
 
 
-@njit(**CALLEE)
+@kernel
 def reshuffle(t):
     """The discard pile becomes the deck, shuffled; every player loses 1 Honor to the box
     (the game ends if someone has none left). False when there is nothing to reshuffle."""
@@ -569,7 +560,7 @@ def reshuffle(t):
     return True
 
 
-@njit(**CALLEE)
+@kernel
 def draw_card(t, p):
     """The top card of the deck for p (reshuffling when needed), or -1 when there is none
     or the reshuffle ended the game."""
@@ -588,7 +579,7 @@ def draw_card(t, p):
     return c
 
 
-@njit(**CALLEE)
+@kernel
 def draw_to(t, p, k):
     """p draws k cards (fewer if the game ends or nothing is left)."""
     g = t.game[0]
@@ -604,7 +595,7 @@ def draw_to(t, p, k):
 
 # --- wounds, defeat, end ------------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def defeat(t, q, by):
     """q lost its last resilience to a card of `by`: Honor to `by`, then the end checks."""
     g = t.game[0]
@@ -645,7 +636,7 @@ def defeat(t, q, by):
         end_game(t, np.int64(End.TEAMMATE))
 
 
-@njit(**CALLEE)
+@kernel
 def wound(t, q, n, by):
     """q suffers n wounds from a card of `by`; returns the resilience it actually lost
     (excess wounds are lost on defeat)."""
@@ -658,7 +649,7 @@ def wound(t, q, n, by):
     return lost
 
 
-@njit(**CALLEE)
+@kernel
 def aggress(t, p, q):
     """Public memory of a hostile act of p against q."""
     if q == SHOGUN_SEAT and p != SHOGUN_SEAT:
@@ -669,7 +660,7 @@ def aggress(t, p, q):
 
 # --- setup --------------------------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def deal_roles(t):
     """Roles (seat 0 the Shogun, the others shuffled), Honor, multipliers and Ninja stars,
     from the shared stream."""
@@ -708,7 +699,7 @@ def deal_roles(t):
         note(t, s, EV_ROLE, seat.role, seat.stars, seat.mult, seat.honor)
 
 
-@njit(**CALLEE)
+@kernel
 def deal_cards(t):
     """Characters, then the shuffled deck and the starting hands, from the shared stream."""
     g = t.game[0]
@@ -741,7 +732,7 @@ def deal_cards(t):
     g.disc_n = 0
 
 
-@njit(**CALLEE)
+@kernel
 def clear(t):
     """Empty table: no hands, properties, positions or counters (run parameters kept)."""
     for s in range(MAX_P):
@@ -770,14 +761,14 @@ def clear(t):
     g.log_n[0] = 0
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def setup(st, seed, playout):
     """Key the streams to (seed, playout), deal roles, Ninja stars, characters, the deck
     and the hands, and go on to the Shogun's first decision."""
     deal(table(st), seed, playout)
 
 
-@njit(**CALLEE)
+@kernel
 def deal(t, seed, playout):
     """setup, on the table."""
     seed_lanes(t.game[0].rng, seed, playout)
@@ -792,26 +783,26 @@ def deal(t, seed, playout):
 
 # --- whose decision, what is legal ------------------------------------------------------
 
-@njit(**INLINE)
+@kernel(inline=True)
 def to_move(st):
     """The seat that must decide now, -1 when the game is over."""
     return st.game[0].to_act
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def is_over(st):
     """Whether the game has ended."""
     return st.game[0].phase == PH_OVER
 
 
-@njit(**CALLEE)
+@kernel
 def play_code(t, c, q, o):
     """The action 'play card type c at seat q with option o'."""
     T = t.game[0].n_types
     return GIVE + T + (c * MAX_P + q) * (T + 1) + (o + 1)
 
 
-@njit(**CALLEE)
+@kernel
 def play_parts(t, a):
     """(card type, seat, option) of a play action."""
     T = t.game[0].n_types
@@ -821,7 +812,7 @@ def play_parts(t, a):
     return cq // MAX_P, cq % MAX_P, o
 
 
-@njit(**CALLEE)
+@kernel
 def legal_plays(t, out):
     """The plays of the player whose turn it is, in a fixed order: ending the turn,
     Nobunaga's draw, then by card type, target seat and option."""
@@ -867,7 +858,7 @@ def legal_plays(t, out):
     return n
 
 
-@njit(**CALLEE)
+@kernel
 def geisha_plays(t, p, c, out, n):
     """Append the Geisha plays of card type c: each seat's hand, each property in play."""
     g = t.game[0]
@@ -884,7 +875,7 @@ def geisha_plays(t, p, c, out, n):
     return n
 
 
-@njit(**CALLEE)
+@kernel
 def give_options(t, q, eff, also, out, n):
     """Append GIVE + c for every card type c in q's hand with effect `eff` (or `also`)."""
     g = t.game[0]
@@ -897,7 +888,7 @@ def give_options(t, q, eff, also, out, n):
     return n
 
 
-@njit(**CALLEE)
+@kernel
 def legal_moves(t, out):
     """Fill out[:n] with the legal actions of the player to act; return n (0 when over)."""
     g = t.game[0]
@@ -926,13 +917,13 @@ def legal_moves(t, out):
     return n
 
 
-@njit(**NO_ALLOC)
+@kernel
 def legal_actions(st, out):
     """Fill out[:n] with the legal actions of the player to act; return n (0 when over)."""
     return legal_moves(table(st), out)
 
 
-@njit(**CALLEE)
+@kernel
 def option(t, a):
     """The option (index in OPTIONS) that action `a` of the player to act uses, or -1 when
     it uses none (passing, a forced discard)."""
@@ -949,19 +940,19 @@ def option(t, a):
     return g.card[CI_EFF, c]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def option_of(st, a):
     """The option (index in OPTIONS) that action `a` of the player to act uses, or -1."""
     return option(table(st), a)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def action_parts(st, a):
     """(card type, seat, option) of a play action (for describing it)."""
     return play_parts(table(st), a)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def action_code(st, c, q, o):
     """The action 'play card type c at seat q with option o' (for scripting a game)."""
     return play_code(table(st), c, q, o)
@@ -969,7 +960,7 @@ def action_code(st, c, q, o):
 
 # --- the turn -----------------------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def decide(t, phase, seat):
     """Stop at a decision of `seat`."""
     g = t.game[0]
@@ -977,7 +968,7 @@ def decide(t, phase, seat):
     g.to_act = seat
 
 
-@njit(**CALLEE)
+@kernel
 def start_turn(t):
     """Recover (resilience back at 0), then (rule bushido-timing=after-recover) Bushido."""
     g = t.game[0]
@@ -993,7 +984,7 @@ def start_turn(t):
         bushido_flip(t, p)
 
 
-@njit(**CALLEE)
+@kernel
 def after_bushido(t):
     """The step after Bushido resolved: the Draw phase (resolved at Recover) or the next
     seat (resolved at the end of the turn, or the game over)."""
@@ -1001,7 +992,7 @@ def after_bushido(t):
     return ST_TURN_END if g.end != End.NONE or g.param[PI_BUSHIDO_END] == 1 else ST_DRAW
 
 
-@njit(**CALLEE)
+@kernel
 def bushido_flip(t, p):
     """Bushido in front of p: turn up the deck's top card; a Weapon costs a Weapon from
     hand (Bushido passes on) or 1 Honor (Bushido is discarded); else it passes on."""
@@ -1027,7 +1018,7 @@ def bushido_flip(t, p):
         bushido_choice(t, p, PASS)
 
 
-@njit(**CALLEE)
+@kernel
 def bushido_choice(t, p, a):
     """p answers Bushido's Weapon: gives a Weapon (GIVE + c) or loses 1 Honor (PASS)."""
     if a != PASS:
@@ -1041,7 +1032,7 @@ def bushido_choice(t, p, a):
     drop_bushido(t, p)
 
 
-@njit(**CALLEE)
+@kernel
 def pass_bushido(t, p):
     """Bushido passes from p to the next seat clockwise."""
     g = t.game[0]
@@ -1056,7 +1047,7 @@ def pass_bushido(t, p):
     g.phase = after_bushido(t)
 
 
-@njit(**CALLEE)
+@kernel
 def drop_bushido(t, p):
     """Bushido in front of p goes to the discard pile."""
     g = t.game[0]
@@ -1069,7 +1060,7 @@ def drop_bushido(t, p):
     g.phase = after_bushido(t)
 
 
-@njit(**CALLEE)
+@kernel
 def draw_phase(t):
     """Cards to draw (+1 Hideyoshi, + the Shogun's extra); Ieyasu may take the discard
     pile's top card first."""
@@ -1087,7 +1078,7 @@ def draw_phase(t):
         decide(t, PH_IEYASU, p)
 
 
-@njit(**CALLEE)
+@kernel
 def ieyasu_choice(t, p, a):
     """Ieyasu takes the discard pile's top card (IEYASU) or draws from the deck (PASS)."""
     g = t.game[0]
@@ -1101,7 +1092,7 @@ def ieyasu_choice(t, p, a):
     g.phase = ST_DRAW_CARDS
 
 
-@njit(**CALLEE)
+@kernel
 def draw_cards(t):
     """The Draw phase's cards from the deck, then the Play phase."""
     g = t.game[0]
@@ -1118,7 +1109,7 @@ def draw_cards(t):
 
 # --- plays and their effects -------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def play(t, p, a):
     """p's play `a` in its Play phase (not PASS)."""
     g = t.game[0]
@@ -1158,7 +1149,7 @@ def play(t, p, a):
         card_effect(t, p, q, o, e)
 
 
-@njit(**CALLEE)
+@kernel
 def card_effect(t, p, q, o, e):
     """Breathing, Tea Ceremony, Daimyo, Diversion and Geisha (option o: the property it
     discards, -1 a random card from the hand)."""
@@ -1200,7 +1191,7 @@ def card_effect(t, p, q, o, e):
             discard_from_hand(t, q, c, DISCARD_GEISHA)
 
 
-@njit(**CALLEE)
+@kernel
 def attack(t, p, q, c):
     """p's Weapon c (already discarded) attacks q: q may parry, else it is hit."""
     g = t.game[0]
@@ -1219,7 +1210,7 @@ def attack(t, p, q, c):
         hit(t, p, q, c)
 
 
-@njit(**CALLEE)
+@kernel
 def parry_choice(t, q, a):
     """The target of a Weapon parries with card GIVE + c, or takes the hit (PASS)."""
     g = t.game[0]
@@ -1238,7 +1229,7 @@ def parry_choice(t, q, a):
         t.game[0].misc[Misc.HANZO_WEAPON_PARRIES] += 1
 
 
-@njit(**CALLEE)
+@kernel
 def hit(t, p, q, c):
     """p's Weapon c hits q: wounds; then Tomoe draws 1 and Ushiwaka draws per wound."""
     g = t.game[0]
@@ -1258,7 +1249,7 @@ def hit(t, p, q, c):
         draw_to(t, q, k)
 
 
-@njit(**CALLEE)
+@kernel
 def mass_step(t):
     """Battle Cry or Jujutsu, clockwise from the player's left: the next player it hits
     decides, or (with nothing to give up) takes 1 wound; it stops when the game ends."""
@@ -1287,7 +1278,7 @@ def mass_step(t):
     g.phase = ST_AFTER_PLAY
 
 
-@njit(**CALLEE)
+@kernel
 def mass_choice(t, r, a):
     """A player hit by Battle Cry (Jujutsu) gives up a Parry (a Weapon) or takes 1 wound."""
     g = t.game[0]
@@ -1312,7 +1303,7 @@ def mass_choice(t, r, a):
 
 # --- apply ---------------------------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def advance(t):
     """Resolve forced steps (chance included) until a decision or the end of the game."""
     g = t.game[0]
@@ -1357,7 +1348,7 @@ def advance(t):
             g.to_act = -1
 
 
-@njit(**INLINE)
+@kernel(inline=True)
 def apply(st, a):
     """The player to act takes legal action `a`; the game then advances through every
     chance event and forced step to the next decision or the end (whose statistics it
@@ -1389,7 +1380,7 @@ def apply(st, a):
 
 # --- end of the game ----------------------------------------------------------------------
 
-@njit(**CALLEE)
+@kernel
 def score(t):
     """Team scores (Honor x multiplier, + Daimyo in hand, - Deadly Strike) into
     game.team_score and the winning team: ties go to the Ninjas, then the Shogun's team."""
@@ -1413,7 +1404,7 @@ def score(t):
     return best
 
 
-@njit(**CALLEE)
+@kernel
 def finish(t):
     """The game is over: the winner (scored on Honor unless the Swordmaster won or the turn
     cap hit), with its log lines."""
@@ -1443,7 +1434,7 @@ def finish(t):
     note(t, NONE, EV_RESULT, win, mask, g.deadly, NIL)
 
 
-@njit(**CALLEE)
+@kernel
 def count_end(st):
     """Add a finished game's statistics: end, length, reshuffles, teams, seats,
     characters, the scores of a game decided on Honor."""
@@ -1497,7 +1488,7 @@ def count_end(st):
         aggs.chars[seat.char, seat.role, 1] += won
 
 
-@njit(**CALLEE)
+@kernel
 def cluster(sq, k, y, x):
     """One game's y successes out of x observations into the per-game sums of squares of
     ratio k (stats.Square)."""
@@ -1506,7 +1497,7 @@ def cluster(sq, k, y, x):
     sq[k, Square.XY] += x * y
 
 
-@njit(**NO_ALLOC)
+@kernel
 def outcome(st, out):
     """out[s] = 1.0 for every seat on the winning team, else 0 (all 0 when capped)."""
     g = st.game[0]
@@ -1555,7 +1546,7 @@ def obs_size(card_types: int) -> int:
     return OBS_HEAD + int(MAX_P) * (OS_FIELDS + card_types) + 2 * card_types
 
 
-@njit(**NO_ALLOC)
+@kernel
 def observe(st, viewer, out):
     """Fill `out` with what seat `viewer` can see: its own role, stars, multiplier and hand,
     the Shogun's seat and every public fact (resilience, Honor, hand sizes, characters,
@@ -1592,7 +1583,7 @@ def observe(st, viewer, out):
 
 # --- for tests and tools: positions built by hand, rules asked directly ---------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def resume(st):
     """Go on from a forced step (a position built by hand, e.g. phase ST_TURN) to the next
     decision or the end, as apply does after an action."""
@@ -1602,25 +1593,25 @@ def resume(st):
         count_end(st)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def difficulty_of(st, p, q):
     """The Difficulty for p to attack q now."""
     return difficulty(table(st), p, q)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def damage_of(st, p, q, c):
     """The wounds p's Weapon type c would deal q on a hit."""
     return weapon_damage(table(st), p, q, c)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def weapons_allowed(st, p):
     """How many Weapons p may play in a turn."""
     return weapon_limit(table(st), p)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def score_now(st):
     """The winning team if the game were scored on Honor now; the team scores go to
     game.team_score."""

@@ -40,10 +40,9 @@ Choices of the search:
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from kernels import search
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.rng import below, shuffle, uniform01
 from kernels.samurai_sword import players as P
 from kernels.samurai_sword import rules as R
@@ -97,7 +96,7 @@ def new_scratch(st, ban: np.ndarray, knob: np.ndarray, table, sizes: dict) -> Se
 
 # --- the hooks' bodies ------------------------------------------------------------------
 
-@njit(**NO_ALLOC)
+@kernel
 def clone_state(dst, src):
     """Copy the position and progress of the playout in `src` into `dst` (every seat
     record and the game record; the parameters in them are the same)."""
@@ -108,7 +107,7 @@ def clone_state(dst, src):
     d.game[0] = s.game[0]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def deal_roles_again(st, me, stream, evidence):
     """The roles of the seats other than the Shogun's and `me`'s dealt again among them
     (only between roles of equal starting Honor), with teams, multipliers and stars."""
@@ -144,7 +143,7 @@ def deal_roles_again(st, me, stream, evidence):
     deal_stars_again(st, me, stream)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def sort_roles(g, m):
     """The m roles in g.perm[_ROLES:] in increasing order within each class of equal
     starting Honor: the deal that follows then depends only on what the searcher knows
@@ -158,7 +157,7 @@ def sort_roles(g, m):
                 roles[j] = x
 
 
-@njit(**NO_ALLOC)
+@kernel
 def shuffle_roles(g, m, stream):
     """Fisher-Yates of the m roles in g.perm[_ROLES:], within each class of equal starting
     Honor (a role never moves to a seat whose Honor could not have come from it)."""
@@ -179,7 +178,7 @@ def shuffle_roles(g, m, stream):
                 r -= 1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def role_weight(st, m, evidence):
     """How well the roles in game.perm[_ROLES:] fit the public record of hostile acts:
     `evidence` per act against the Shogun by a Samurai and per act against the Shogun's
@@ -196,7 +195,7 @@ def role_weight(st, m, evidence):
     return w
 
 
-@njit(**NO_ALLOC)
+@kernel
 def deal_stars_again(st, me, stream):
     """The other Ninjas' stars again from the values `me` does not hold (distinct, 1-3),
     and the multiplier of the Ninja with most stars, consistent with `me`'s own
@@ -232,7 +231,7 @@ def deal_stars_again(st, me, stream):
     seats[me].mult = my_mult  # (not reached with the printed setups)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def deal_cards_again(st, me, stream):
     """The other players' hands and the deck shuffled together and dealt again: each other
     player as many cards as it holds, the rest the deck."""
@@ -266,7 +265,7 @@ def deal_cards_again(st, me, stream):
     g.deck_n = n
 
 
-@njit(**NO_ALLOC)
+@kernel
 def determinize_state(ss, me, stream):
     """Resample what seat `me` cannot see (module docstring) and key every chance stream
     afresh from `stream`."""
@@ -276,7 +275,7 @@ def determinize_state(ss, me, stream):
     search.reseed(st.game[0].rng, stream)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def rollout_play(ss, policy):
     """The action the seat to act takes under rollout policy `policy` (players.RANDOM or
     HEURISTIC), honouring its forbidden options."""
@@ -285,7 +284,7 @@ def rollout_play(ss, policy):
     return P.choose(st, ss.ban)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_evaluate(ss, out):
     """Each seat's estimated chance of winning an unfinished game: its team's share of a
     softmax over the teams' Honor scores now."""
@@ -311,13 +310,13 @@ def search_evaluate(ss, out):
         g.team_size[k] = 0
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_to_move(ss):
     """The seat to act (search hook `to_move`)."""
     return ss.st.game[0].to_act
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_is_over(ss):
     """Whether the game has ended (search hook `is_over`)."""
     return ss.st.game[0].phase == R.PH_OVER

@@ -11,10 +11,10 @@ size, in the fast path and in `simcli replay`.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels import search
-from kernels.config import JIT
+from kernels.jit import kernel
+from kernels.ref import deref, ref
 from kernels.samurai_sword import players as P
 from kernels.samurai_sword import rules as R
 from kernels.samurai_sword import search_hooks as H
@@ -32,7 +32,7 @@ def new_workspace(st, forbid: np.ndarray, max_budget: int, knob: np.ndarray, tab
     return search.new_workspace(max_budget, scratch, st.legal.shape[0], int(R.MAX_P))
 
 
-@njit(**JIT)
+@kernel
 def decision_lane(st, seat, decision):
     """The 'seat' key of the search stream of `seat`'s decision number `decision` (from 0,
     counting every seat's decisions) of the playout: its player's stream lane plus
@@ -40,7 +40,7 @@ def decision_lane(st, seat, decision):
     return st.seats[seat].lane + R.MAX_P * decision
 
 
-@njit(**JIT)
+@kernel
 def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
                   max_rollout):
     """The search's action for the seat to act of root.st (budget: simulations)."""
@@ -50,7 +50,7 @@ def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
     return search.mcts_choose(root, ws, forbid, budget, c, rollout, max_rollout)
 
 
-@njit(**JIT)
+@kernel
 def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
                       max_rollout):
     """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
@@ -59,7 +59,7 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
     policy), c (MAX_P,) float64 exploration, rollout (MAX_P,) int64 rollout policy codes;
     max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
     keep = rows.shape[0] > 0
-    root = H.SearchState(st, forbid, ws.scratch.knobs)
+    root = ref(H.SearchState(deref(st), forbid, ws.scratch.knobs))
     for g in range(count):
         playout = first + g
         R.setup(st, seed, playout)

@@ -4,13 +4,11 @@ the rules count (kernels/README.md); and the entry points of the Python handle."
 from enum import IntEnum
 
 import numpy as np
-from numba import njit
 
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.sixteen_samurai.players import choose
 from kernels.sixteen_samurai.rules import (
     MAX_P,
-    ONCE,
     apply,
     is_over,
     legal_actions,
@@ -42,7 +40,7 @@ ROW_COLUMNS = tuple(m.name.lower() for m in Row)
 N_ROW = len(Row)
 
 
-@njit(**ONCE)
+@kernel
 def game_row(st, row):
     """Fill a finished game's --save-games row."""
     row[Row.WINNER] = st.champion[0]
@@ -56,7 +54,7 @@ def game_row(st, row):
         row[Row.HALL_0 + p] = st.hall_fb[p] if here else -1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def play_chunk(st, seed, first, count, forbid, rows):
     """Play games first .. first+count-1 of the run keyed by `seed`, adding their statistics
     to st.aggs; `rows` is (count, N_ROW) to receive one row per game, or (0, N_ROW)."""
@@ -81,13 +79,13 @@ class Call(IntEnum):
     ROW = 5  # fills out with the finished game's row
 
 
-@njit(**NO_ALLOC)
+@kernel
 def handle_start(st, seed, playout):
     """Set up playout `playout` of the run keyed by `seed` (as play_chunk does)."""
     setup(st, seed, playout)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def handle_call(st, call, a, out, forbid):
     """One rules or players call for the Python handle: the same compiled code as the fast
     path, one entry point so that it compiles once."""

@@ -17,20 +17,18 @@ greedy: see POLICIES in simcli/games/sixteen_samurai.py.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels.dice import UMA as UMA_POOL
 from kernels.dice import popcount, top_group_with
+from kernels.jit import kernel
 from kernels.rng import below
 from kernels.sixteen_samurai.rules import (
     BUSHIDO,
     BUSHIDO_ON,
     DECLARE,
-    DISPATCH,
     DRAFT,
     FB_DECLARE,
     FIELD,
-    HELPER,
     MEDICINE,
     N_ABILITY,
     NINJUTSU,
@@ -41,7 +39,6 @@ from kernels.sixteen_samurai.rules import (
     PLAY_MEDICINE,
     PLAY_RONIN,
     RONIN,
-    STEP,
     UMA,
     WITH_NINJUTSU,
     WITH_UMA,
@@ -62,7 +59,7 @@ ZERO = np.int64(0)
 
 
 # --- reading the own hand ----------------------------------------------------------------
-@njit(**HELPER)
+@kernel
 def best_for(hand, hand_n, p, ratings, totals, a, banned):
     """p's samurai in hand (not `banned`) with most dice in ability a (fewest total on
     ties, then lowest index), or -1."""
@@ -78,7 +75,7 @@ def best_for(hand, hand_n, p, ratings, totals, a, banned):
     return best_c
 
 
-@njit(**HELPER)
+@kernel
 def weakest(hand, hand_n, p, totals):
     """p's samurai in hand with the lowest ability total (lowest index on ties)."""
     best_c = NONE
@@ -93,7 +90,7 @@ def weakest(hand, hand_n, p, totals):
     return best_c
 
 
-@njit(**HELPER)
+@kernel
 def random_samurai(hand, hand_n, p, s, banned):
     """A uniformly chosen samurai of p's hand (stream s), not `banned` unless it is the
     only one."""
@@ -115,7 +112,7 @@ def random_samurai(hand, hand_n, p, s, banned):
     return NONE
 
 
-@njit(**HELPER)
+@kernel
 def n_declarable(forbid, p):
     """How many abilities p may declare (0 when every one is forbidden)."""
     n = 0
@@ -124,13 +121,13 @@ def n_declarable(forbid, p):
     return n
 
 
-@njit(**HELPER)
+@kernel
 def declarable(forbid, p, a, n_ok):
     """Whether p may declare ability a (n_ok = n_declarable: 0 lifts the ban)."""
     return n_ok == 0 or not forbid[p, OPT_ABILITY + a]
 
 
-@njit(**HELPER)
+@kernel
 def declare_random(p, s, forbid):
     """Any ability p may declare, uniformly (stream s)."""
     n_ok = n_declarable(forbid, p)
@@ -145,7 +142,7 @@ def declare_random(p, s, forbid):
     return ZERO
 
 
-@njit(**HELPER)
+@kernel
 def declare_greedy(hand, hand_n, p, ratings, s, forbid):
     """The ability of p's best samurai in hand (best single rating, then total) among
     those p may declare; any of them at random when p holds no samurai."""
@@ -173,7 +170,7 @@ def declare_greedy(hand, hand_n, p, ratings, s, forbid):
 
 
 # --- decisions ---------------------------------------------------------------------------
-@njit(**STEP)
+@kernel
 def field_random(st, p, s, forbid):
     """Any samurai in hand, then no card or any before-rolling card p holds, uniformly."""
     c = random_samurai(st.hand, st.hand_n, p, s, NONE)
@@ -187,7 +184,7 @@ def field_random(st, p, s, forbid):
     return 3 * c + b
 
 
-@njit(**STEP)
+@kernel
 def field_greedy(st, p, forbid):
     """The samurai with most dice in the declared ability; Uma (with the weakest samurai)
     or Ninjutsu when the exact odds say the card gains more than the margin against the
@@ -229,7 +226,7 @@ def field_greedy(st, p, forbid):
     return 3 * c
 
 
-@njit(**STEP)
+@kernel
 def offer_random(st, p, s, forbid):
     """Uniform among passing and each playable after-rolling card (Bushido: each target)."""
     can_ronin, can_med, can_bush = offer_options(st, p)
@@ -260,7 +257,7 @@ def offer_random(st, p, s, forbid):
     return PASS
 
 
-@njit(**STEP)
+@kernel
 def share_after_reroll(st, p, q):
     """Expected share of the round for p if q rerolls its dice, the others unchanged
     (exact, from the table of a pool's two highest dice)."""
@@ -292,7 +289,7 @@ def share_after_reroll(st, p, q):
     return total
 
 
-@njit(**STEP)
+@kernel
 def offer_greedy(st, p, forbid):
     """Ronin when losing; Bushido on itself or a leader when an exact reroll calculation
     gains more than the margin; Medicine when losing; else pass (after a tiebreaker,
@@ -321,7 +318,7 @@ def offer_greedy(st, p, forbid):
     return PASS
 
 
-@njit(**DISPATCH)
+@kernel
 def choose(st, forbid):
     """The action the seat to act chooses under its policy (st.pol)."""
     p = st.actor[0]

@@ -67,10 +67,9 @@ Choices of the tree search (METHOD = 0):
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from kernels import search
-from kernels.config import NO_ALLOC
+from kernels.jit import kernel
 from kernels.rng import below, shuffle
 from kernels.sixteen_samurai import players as P
 from kernels.sixteen_samurai import rules as R
@@ -162,7 +161,7 @@ def new_scratch(st, ban: np.ndarray, draft_k: int, table, sizes: dict) -> Search
 
 
 # --- copying ------------------------------------------------------------------------------
-@njit(**NO_ALLOC)
+@kernel
 def _copy_rows(d, s, n):
     """Rows p of d get the first n[p] entries of s's rows."""
     for p in range(n.shape[0]):
@@ -170,7 +169,7 @@ def _copy_rows(d, s, n):
             d[p, i] = s[p, i]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def clone_state(dst, src):
     """Copy the position and progress of the playout in `src.st` into `dst.st` (the live
     part of every pile; statistics of the game in progress are not copied)."""
@@ -204,7 +203,7 @@ def clone_state(dst, src):
 
 
 # --- determinization ----------------------------------------------------------------------
-@njit(**NO_ALLOC)
+@kernel
 def _count_samurai(a, lo, hi):
     c = 0
     for i in range(lo, hi):
@@ -212,7 +211,7 @@ def _count_samurai(a, lo, hi):
     return c
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _has_before_card(a, lo, hi):
     for i in range(lo, hi):  # noqa: SIM110 (a generator in any() does not compile in numba)
         if a[i] == -1 - R.NINJUTSU or a[i] == -1 - R.UMA:
@@ -220,7 +219,7 @@ def _has_before_card(a, lo, hi):
     return False
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _first_from(a, lo, hi, want_samurai):
     """Position in a[lo:hi] of the first samurai (want_samurai) or before-rolling card,
     or -1."""
@@ -232,7 +231,7 @@ def _first_from(a, lo, hi, want_samurai):
     return -1
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _deal(u, n, h, need_samurai, need_before, stream):
     """Shuffle the sorted unseen cards u[:n] so that u[:h] is a hand holding a samurai
     (need_samurai) and a before-rolling card (need_before): a uniform deal given those
@@ -257,14 +256,14 @@ def _deal(u, n, h, need_samurai, need_before, stream):
             u[j] = t
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _eligible(code, want_samurai, banned):
     if want_samurai:
         return code >= 0 and code != banned
     return code == -1 - R.NINJUTSU or code == -1 - R.UMA
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _pick_from_hand(u, h, want_samurai, banned, stream):
     """Move a uniformly chosen samurai other than `banned` (want_samurai; `banned` is
     ignored when it is the only samurai) or before-rolling card of the hand u[:h] to
@@ -288,7 +287,7 @@ def _pick_from_hand(u, h, want_samurai, banned, stream):
     return u[h - 1]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _redeal_rival(st, q, u, stream):
     """Deal rival q's unseen cards afresh (hand, draw pile and a face-down choice of this
     round), keeping every public count."""
@@ -345,7 +344,7 @@ def _redeal_rival(st, q, u, stream):
             st.held[q, b] = R.find(st.hand, st.hand_n, q, np.int64(-1 - b)) >= 0
 
 
-@njit(**NO_ALLOC)
+@kernel
 def determinize_state(ss, player, stream):
     """Resample in ss.st everything `player` cannot see, consistently with what it can
     (module docstring), and reseed every chance stream from `stream`."""
@@ -369,7 +368,7 @@ def determinize_state(ss, player, stream):
 
 
 # --- the other hooks' bodies ---------------------------------------------------------------
-@njit(**NO_ALLOC)
+@kernel
 def rollout_choice(ss, policy):
     """The action the seat to act takes under rollout policy `policy` (players.RANDOM or
     GREEDY), honouring its forbidden options."""
@@ -378,7 +377,7 @@ def rollout_choice(ss, policy):
     return P.choose(st, ss.ban)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_legal(ss, out):
     """The actions the search considers for the seat to act: for a rival under the
     opponent model, or the searcher in a phase it does not search, the rollout policy's
@@ -398,7 +397,7 @@ def search_legal(ss, out):
     return n
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _worth(ratings, c, quality):
     """A samurai's army points: 1 + quality x (its best rating - 2.5)."""
     top = 0
@@ -407,7 +406,7 @@ def _worth(ratings, c, quality):
     return 1.0 + quality * (top - 2.5)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _army(st, q, share, quality, card):
     """Clan q's army points: samurai it will fight the Final Battle with (module
     docstring)."""
@@ -439,7 +438,7 @@ def _army(st, q, share, quality, card):
     return v + share * rest
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_evaluate(ss, out):
     """Each seat's estimated chance of winning a position that is not over: a softmax of
     the clans' army points (module docstring)."""
@@ -467,7 +466,7 @@ this round; 0 in the Final Battle); 6-10 its battle cards not yet played, one pe
 (0 in the Final Battle); 11 whether it declares (the round's declarer)."""
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _add_samurai(st, c, out, base):
     top = 0
     for a in range(st.ratings.shape[1]):
@@ -477,7 +476,7 @@ def _add_samurai(st, c, out, base):
     out[base + 2] += st.totals[c]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def features(st, q, out):
     """Clan q's features (N_FEAT) in position st (see N_FEAT); only public counts and
     what a determinization holds."""
@@ -506,7 +505,7 @@ def features(st, q, out):
     out[11] = st.declarer[0] == q
 
 
-@njit(**NO_ALLOC)
+@kernel
 def fitted_value(ss, player):
     """`player`'s chance of winning position ss.st: 1 or 0 once the game is over, else a
     softmax over the clans of the fitted weights ss.w times their `features`."""
@@ -532,13 +531,13 @@ def fitted_value(ss, player):
     return np.exp(sc[player] - top) / total
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_to_move(ss):
     """The seat to act (search hook `to_move`)."""
     return ss.st.actor[0]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_is_over(ss):
     """Whether the game has ended (search hook `is_over`)."""
     return ss.st.phase[0] == R.OVER

@@ -11,10 +11,10 @@ the same seed on any number of threads and any chunk size.
 """
 
 import numpy as np
-from numba import njit
 
 from kernels import search
-from kernels.config import JIT, NO_ALLOC
+from kernels.jit import kernel
+from kernels.ref import deref, ref
 from kernels.rng import next_u64, seed_lane
 from kernels.sixteen_samurai import players as P
 from kernels.sixteen_samurai import rules as R
@@ -33,7 +33,7 @@ def new_workspace(st, forbid: np.ndarray, max_budget: int, draft_k: int, table,
     return search.new_workspace(max_budget, scratch, MAX_ACTIONS, R.MAX_P)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def decision_lane(st, seat, decision):
     """The 'seat' key of the search stream of `seat`'s decision number `decision` (from 0,
     every seat's decisions counted) of the playout: its player's stream lane plus
@@ -41,7 +41,7 @@ def decision_lane(st, seat, decision):
     return st.lane[seat] + R.MAX_P * decision
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _mean(tree, action):
     """Mean reward of the root's child for `action` (-1.0 when it was never visited)."""
     ch = tree.child[0]
@@ -52,7 +52,7 @@ def _mean(tree, action):
     return -1.0
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _root_actions(st, ss, forbid, acts):
     """The searcher's candidate actions at the root (legal, allowed; in the draft the
     draft_k strongest samurai left): their number."""
@@ -70,7 +70,7 @@ def _root_actions(st, ss, forbid, acts):
     return m if m > 0 else n
 
 
-@njit(**NO_ALLOC)
+@kernel
 def _sample(root, ws, action, key, k, me, rollout, horizon):
     """Sample k of the root's determinizations (keyed by `key` and k only, so every root
     action meets the same deal and dice): the searcher takes `action`, every seat then plays
@@ -91,7 +91,7 @@ def _sample(root, ws, action, key, k, me, rollout, horizon):
     return H.fitted_value(sc, me)
 
 
-@njit(**NO_ALLOC)
+@kernel
 def lookahead_choose(root, ws, forbid, budget, rollout):
     """Paired lookahead at the root (the default method, H.METHOD = 1): each candidate
     action is scored on the same K = budget / actions (at least 4) determinizations with the
@@ -152,7 +152,7 @@ def lookahead_choose(root, ws, forbid, budget, rollout):
     return acts[best]
 
 
-@njit(**NO_ALLOC)
+@kernel
 def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
                   max_rollout):
     """The search's action for the seat to act of root.st (budget: simulations), at the
@@ -184,7 +184,7 @@ def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
     return a
 
 
-@njit(**JIT)
+@kernel
 def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
                       max_rollout):
     """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
@@ -194,7 +194,8 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
     codes; max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
     keep = rows.shape[0] > 0
     sc = ws.scratch
-    root = H.SearchState(st, forbid, sc.cfg, sc.prm, sc.buf, sc.w, sc.acc, sc.fx)
+    root = ref(H.SearchState(deref(st), forbid, sc.cfg, sc.prm, sc.buf, sc.w, sc.acc,
+                              sc.fx))
     for g in range(count):
         playout = first + g
         R.setup(st, seed, playout)
