@@ -8,15 +8,11 @@ from pathlib import Path
 import polars as pl
 
 from reports.summary import Summary
+from reports.words import plural  # noqa: F401  (re-exported)
 
 MD_ESCAPES = {"\\": "\\\\", "|": "\\|", "[": "\\[", "]": "\\]", "<": "&lt;", ">": "&gt;",
               "\r": " ", "\n": " "}
 CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def plural(n: object, word: str) -> str:
-    """'1 thread', '2 threads' ('?' and other non-numbers take the plural)."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def md_text(text: object) -> str:

@@ -9,9 +9,9 @@ import numpy as np
 import polars as pl
 
 from reports.metrics import Core, catalogue, mirror_table
-from reports.render import plural
 from reports.stats import Estimate
 from reports.summary import Summary
+from reports.words import plural
 from simcli.games.base import Content, Game
 
 MIRROR_KEYS = ("mirror_seat", "mirror_player")

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from reports.render import plural
+from reports.words import plural
 from simcli import engine
 from simcli.errors import UserError
 from simcli.games.base import Game

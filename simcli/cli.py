@@ -12,7 +12,6 @@ import threading
 from pathlib import Path
 from typing import Annotated
 
-import polars as pl
 import typer
 import typer.core
 from rich.console import Console
@@ -28,7 +27,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperGroup
 
-from reports.render import plural
+from reports.words import plural
 from simcli import __version__, engine
 from simcli.errors import Interrupted, UserError
 from simcli.jsonio import strict_json
@@ -643,6 +642,8 @@ def sweep(
     yes: YesOpt = False,
 ) -> None:
     """A grid of runs: every metric per cell, charts, differences from the first cell."""
+    import polars as pl
+
     from simcli.sweep import HEADLINE, run_sweep
 
     with _time_limit(yes):
@@ -734,6 +735,8 @@ def value(
 ) -> None:
     """What each card, ability and optional action is worth: the win rate lost by a player
     denied it on the same seeds, and the effect of removing it from the game."""
+    import polars as pl
+
     from simcli.value import run_value
 
     if n is not None and not 0 < n <= MAX_PLAYOUT:
