@@ -5,12 +5,13 @@
 # and no numba reference counting: kernels allocate nothing once a game is set up, so
 # arrays passed between them need no counting (`alloc=True` turns it on where a kernel
 # allocates). Only compiled callers call it: no Python or C wrapper, not cached on its own.
-KERNEL = {"nogil": True, "fastmath": False, "error_model": "numpy", "_nrt": False,
-          "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+KERNEL = {"nopython": True, "nogil": True, "fastmath": False, "error_model": "numpy",
+          "_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
 # A kernel's Python entry (kernels.jit): the one compiled function Python calls, with a
 # Python wrapper, cached by content (kernels.jitcache).
-ENTRY = {"nogil": True, "fastmath": False, "error_model": "numpy", "no_cfunc_wrapper": True}
+ENTRY = {"nopython": True, "nogil": True, "fastmath": False, "error_model": "numpy",
+         "no_cfunc_wrapper": True}
 
 # Options of the numba overloads the kernels define (search hooks, events.emit): compiled
 # inside their callers like kernel functions.

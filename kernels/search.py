@@ -28,7 +28,9 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
+from kernels import control
 from kernels.config import OVERLOAD
+from kernels.control import stopped
 from kernels.jit import kernel
 from kernels.ref import Ref
 from kernels.rng import below, new_states, next_u64, seed_lane, seed_lanes
@@ -185,12 +187,13 @@ Tree = namedtuple("Tree", ["action", "player", "parent", "child", "sibling", "vi
 rewards of `player`, who chose the action leading to the node; used: (1,) int64 nodes."""
 
 Workspace = namedtuple("Workspace", ["tree", "scratch", "stream", "acts", "order",
-                                     "marks", "rewards", "moves", "root"])
+                                     "marks", "rewards", "moves", "root", "stop"])
 """A search's memory, made once per chunk: tree, scratch game state (same type as the
 real one), stream (1, STATE_SIZE) uint64 the search's own random stream, acts and order
 (max actions,) int64 buffers, marks (max actions,) bool, rewards (max players,) float64,
 moves (1,) int64: actions applied in simulations so far (for `simcli bench`), root (max
-actions,) int64 the root's actions, sorted (games registered with fixed_root)."""
+actions,) int64 the root's actions, sorted (games registered with fixed_root); stop (1,)
+int64 the stop flag (kernels.control): a search checks it before every simulation."""
 
 SEARCH_LANE = 64  # the search of seat s draws from lane SEARCH_LANE + s of the playout
 
@@ -203,12 +206,14 @@ def new_tree(capacity: int) -> Tree:
                 z(capacity, np.int64), z(capacity, np.float64), z(1, np.int64))
 
 
-def new_workspace(budget: int, scratch, max_actions: int, max_players: int) -> Workspace:
-    """Memory for searches of up to `budget` simulations on states like `scratch`."""
+def new_workspace(budget: int, scratch, max_actions: int, max_players: int,
+                  stop: np.ndarray = control.STOP) -> Workspace:
+    """Memory for searches of up to `budget` simulations on states like `scratch`, stopped
+    early when stop[0] is set."""
     return Workspace(new_tree(budget + 2), scratch, new_states(np.int64(0), np.int64(1)),
                      np.zeros(max_actions, np.int64), np.zeros(max_actions, np.int64),
                      np.zeros(max_actions, np.bool_), np.zeros(max_players, np.float64),
-                     np.zeros(1, np.int64), np.zeros(max_actions, np.int64))
+                     np.zeros(1, np.int64), np.zeros(max_actions, np.int64), stop)
 
 
 @kernel
@@ -377,6 +382,8 @@ def mcts_choose(st, ws, forbid, budget, c, rollout_policy, max_rollout):
         sort_head(ws.root, n_root)
         n_known = n_root
     for _ in range(budget):
+        if stopped(ws.stop):  # the run is being stopped: decide on what is known
+            break
         clone(ws.scratch, st)
         determinize(ws.scratch, me, ws.stream[0])
         node = root

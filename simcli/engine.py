@@ -17,6 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -256,16 +257,62 @@ def run_chunks(
     except KeyboardInterrupt:
         for fut in pending:
             fut.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+        _stop_running(pool)
         progress.stop()
         raise Interrupted(f"interrupted after {done:,} of {total:,} playouts") from None
     except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
+        _stop_running(pool)
         progress.stop()
         raise
     pool.shutdown(wait=True)
     progress.stop()
     return time.perf_counter() - start
+
+
+STOP_WAIT_S = 1.0  # after a stop signal, how long to wait for compiled work to return
+
+
+def stoppable(fn: Callable[..., Any], *args: Any) -> Any:
+    """fn(*args) on a worker thread while this (main) thread waits: compiled code cannot be
+    interrupted, so the main thread stays free to take Ctrl-C or SIGTERM at any moment,
+    then asks the kernels to stop (kernels.control) and waits at most STOP_WAIT_S (a compile
+    in progress is not waited for: the process is stopping)."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:  # re-raised on the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, daemon=True, name="simcli-call")
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        from kernels import control
+
+        control.request_stop()
+        worker.join(STOP_WAIT_S)
+        if not worker.is_alive():
+            control.clear()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def _stop_running(pool: ThreadPoolExecutor) -> None:
+    """Stop the chunks still running (their compiled loops return at their next check:
+    kernels.control), wait for them and let later runs play again."""
+    from kernels import control  # (not at start-up: it loads numba)
+
+    control.request_stop()
+    try:
+        pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        control.clear()
 
 
 def spread_plan(game, n: int, threads: int, cap: int | None = None) -> ChunkPlan:

@@ -83,7 +83,8 @@ def find_playout(game: Game, prep: Any, cfg: RunConfig, conds: list[Condition],
     while first < limit:
         count = min(FIND_CHUNK, limit - first)
         rows = np.zeros((count, len(game.row_columns)), np.int64)
-        game.run_chunk(prep, cfg.seed, first, count, game.new_aggregates(prep), rows)
+        engine.stoppable(game.run_chunk, prep, cfg.seed, first, count,
+                         game.new_aggregates(prep), rows)
         for i in range(count):
             row = user_row(game, rows[i])
             if all(c.holds(row) for c in conds):
@@ -107,10 +108,11 @@ def replay(game: Game, cfg: RunConfig, playout: int, find: str | None = None,
     with engine.slow_notice(5.0, engine.COMPILING):  # the first call compiles or loads
         if conds is not None:
             playout, _ = find_playout(game, prep, cfg, conds, search)
-        game.run_chunk(prep, cfg.seed, playout, 1, game.new_aggregates(prep), rows)
+        engine.stoppable(game.run_chunk, prep, cfg.seed, playout, 1, game.new_aggregates(prep),
+                         rows)
     fast = user_row(game, rows[0])
-    h = game.handle(prep, cfg.seed, playout)
-    h.play_out()
+    h = engine.stoppable(game.handle, prep, cfg.seed, playout)
+    engine.stoppable(h.play_out)
     replayed = {**h.row()}
     if "winner" in replayed:
         replayed["winner"] = replayed["winner"] + 1 if replayed["winner"] >= 0 else 0

@@ -202,7 +202,8 @@ def seconds_per_playout(game: Game, prep: Any, cfg: RunConfig) -> float:
     first playouts after the kernels are compiled or loaded (the results are thrown away:
     the run plays them again, so nothing depends on this timing)."""
     def play_some(first: int, count: int) -> None:
-        game.run_chunk(prep, cfg.seed, first, count, game.new_aggregates(prep), None)
+        engine.stoppable(game.run_chunk, prep, cfg.seed, first, count,
+                         game.new_aggregates(prep), None)
 
     return probe_seconds(play_some) * (cfg.players if cfg.mirror else 1)
 
@@ -412,7 +413,8 @@ def run_game(cfg: RunConfig, progress: engine.Progress | None = None,
     t0 = time.perf_counter()
     prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
     with engine.slow_notice(5.0, engine.COMPILING):
-        game.run_chunk(prep, cfg.seed, 0, 1, game.new_aggregates(prep), None)  # compile/load
+        engine.stoppable(game.run_chunk, prep, cfg.seed, 0, 1, game.new_aggregates(prep),
+                         None)  # compile or load
     compile_s = time.perf_counter() - t0
     per_playout = None if cfg.chunk_size else seconds_per_playout(game, prep, cfg)
     size = chunk_size_for(game, cfg, per_playout)

@@ -16,6 +16,7 @@ from kernels.samurai_card_game import players as KP
 from kernels.samurai_card_game import rules as K
 from kernels.samurai_card_game.stats import N_END, End, KindStat, Misc, Outcome
 from simcli import engine
+from simcli.games.handle import fast_path
 from simcli.games.samurai_card_game import new_state, no_forbidden
 from tests import naive_card_game as N
 from tests.cli import invoke
@@ -31,7 +32,7 @@ def play_one(prep, seed, index, aggs):
     """Playout `index` in the fast path; its final state and row."""
     st = new_state(prep, aggs)
     rows = np.zeros((1, KPL.N_ROW), np.int64)
-    KPL.play_chunk(st, np.uint64(seed), index, 1, rows, no_forbidden())
+    fast_path(KPL.run, KPL.Call.PLAY, st, no_forbidden(), seed, index, 1, rows)
     return st, rows[0]
 
 

@@ -11,6 +11,7 @@ from kernels.samurai_sword import play as KP
 from kernels.samurai_sword import rules as K
 from kernels.samurai_sword.stats import End, Misc, Ratio, Square, Team, TeamCount
 from simcli.errors import UserError
+from simcli.games.handle import fast_path
 from simcli.games.samurai_sword import ROLES, SamuraiSword
 from simcli.run import RunConfig, play
 from tests.cli import invoke
@@ -30,7 +31,7 @@ def play_one(prep, seed, index, aggs, rotation=0):
     """Play one game in the fast path; its final state and row."""
     st = GAME.state(prep, aggs, rotation=rotation)
     row = np.zeros((1, KP.N_ROW), np.int64)
-    KP.play_chunk(st, np.uint64(seed), index, 1, np.zeros((7, K.N_OPTIONS), np.bool_), row)
+    fast_path(KP.run, KP.Call.PLAY, st, np.zeros((7, K.N_OPTIONS), np.bool_), seed, index, 1, row)
     return st, row[0]
 
 

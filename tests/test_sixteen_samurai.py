@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from kernels.sixteen_samurai import rules as KR
-from kernels.sixteen_samurai.play import N_ROW, Row, play_chunk
+from kernels.sixteen_samurai.play import N_ROW, Call, Row, run
 from kernels.sixteen_samurai.stats import BattleStat, CardStat, Misc
+from simcli.games.handle import fast_path
 from simcli.games.sixteen_samurai import SixteenSamurai, no_forbid, strength_order
 from tests.naive import greedy_bushido_target, share_after_reroll
 
@@ -27,7 +28,7 @@ def play(prep, seed, index, aggs=None, rotation=0):
     aggs = aggs if aggs is not None else GAME.new_aggregates(prep)
     st = GAME.state(prep, aggs, rotation=rotation)
     rows = np.zeros((1, N_ROW), np.int64)
-    play_chunk(st, np.uint64(seed), index, 1, no_forbid(), rows)
+    fast_path(run, Call.PLAY, st, no_forbid(), seed, index, 1, rows)
     return st, rows[0], aggs
 
 

@@ -12,6 +12,7 @@ of threads and any chunk size.
 import numpy as np
 
 from kernels import search
+from kernels.control import stopped
 from kernels.jit import kernel
 from kernels.ref import deref, ref
 from kernels.samsara import players as P
@@ -49,17 +50,22 @@ def search_choose(root, ws, forbid, seed, playout, budget, c, rollout, max_rollo
 @kernel
 def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
                       max_rollout):
-    """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
-    their statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after
-    rotation): budget (2,) int64 simulations per decision (0: the seat plays its policy
-    st.pol), c (2,) float64 exploration, rollout (2,) int64 rollout policy codes;
-    max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
+    """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding their
+    statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after rotation):
+    budget (2,) int64 simulations per decision (0: the seat plays its policy st.pol), c (2,)
+    float64 exploration, rollout (2,) int64 rollout policy codes; max_rollout > 0 cuts
+    rollouts short (search.mcts_choose). ws: new_workspace. Returns the playouts played
+    (fewer when stopped: kernels.control)."""
     keep = rows.shape[0] > 0
     root = ref(H.SearchState(deref(st), forbid, ws.scratch.top_k))
     for g in range(count):
+        if stopped(ws.stop):
+            return g
         playout = first + g
         R.setup(st, seed, playout)
         while not R.is_over(st):
+            if stopped(ws.stop):
+                return g
             seat = st.player[0]
             if budget[seat] > 0:
                 a = search_choose(root, ws, forbid, seed, playout, budget[seat], c[seat],
@@ -69,3 +75,4 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
             R.apply(st, a)
         if keep:
             game_row(st, rows[g])
+    return count

@@ -2,9 +2,22 @@
 added to the state's aggregates as the rules count them, and the --save-games row."""
 
 
+from enum import IntEnum
+
+import numpy as np
+
+from kernels.control import stopped
 from kernels.jit import kernel
 from kernels.samurai_card_game.players import choose
-from kernels.samurai_card_game.rules import N_SHAPES, apply, is_over, setup
+from kernels.samurai_card_game.rules import (
+    N_SHAPES,
+    apply,
+    is_over,
+    legal_actions,
+    outcome,
+    setup,
+    visible_villages,
+)
 from kernels.samurai_card_game.stats import MAX_P
 
 # Columns of a game's row (for --save-games)
@@ -37,19 +50,54 @@ def game_row(st, row):
 
 
 @kernel
-def play_chunk(st, seed, first, count, rows, forbid):
+def play_chunk(st, forbid, stop, seed, first, count, rows):
     """Play games first .. first+count-1 of the run keyed by `seed` into st.aggs; `rows`
-    is (count, N_ROW) to keep each game's row, or (0, N_ROW)."""
+    is (count, N_ROW) to keep each game's row, or (0, N_ROW). Returns the games played
+    (fewer than count when the stop flag, kernels.control, was set)."""
     keep = rows.shape[0] > 0
     for g in range(count):
+        if stopped(stop):
+            return g
         setup(st, seed, first + g)
         while not is_over(st):
             apply(st, choose(st, forbid))
         if keep:
             game_row(st, rows[g])
+    return count
+
+
+class Call(IntEnum):
+    """What `run` does: the fast path, or one call of the Python handle."""
+
+    PLAY = 0  # play_chunk from game a, count games (rows: one row each, or none)
+    SETUP = 1  # set up game a
+    LEGAL = 2  # fills out with the legal actions, returns how many
+    APPLY = 3  # applies action a
+    CHOOSE = 4  # returns the action the seat to act chooses (forbid honoured)
+    ROW = 5  # fills out with the finished game's row
+    OUTCOME = 6  # fills fout with 1.0 for each winning seat
+    VISIBLE = 7  # returns how many village cards the seat to act sees
 
 
 @kernel
-def py_game_row(st, row):
-    """game_row, from Python."""
-    game_row(st, row)
+def run(st, forbid, stop, call, seed, a, count, rows, out, fout):
+    """The game's one compiled entry from Python (kernels/jit.py): `call` (Call) on state
+    st, so that the fast path, `simcli replay` and the rule tests run (and cache) one
+    compiled library."""
+    if call == Call.PLAY:
+        return play_chunk(st, forbid, stop, seed, a, count, rows)
+    if call == Call.SETUP:
+        setup(st, seed, a)
+    elif call == Call.LEGAL:
+        return legal_actions(st, out)
+    elif call == Call.APPLY:
+        apply(st, a)
+    elif call == Call.CHOOSE:
+        return choose(st, forbid)
+    elif call == Call.ROW:
+        game_row(st, out)
+    elif call == Call.OUTCOME:
+        outcome(st, fout)
+    elif call == Call.VISIBLE:
+        return np.int64(visible_villages(st))
+    return np.int64(0)

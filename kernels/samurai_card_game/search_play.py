@@ -13,6 +13,7 @@ any chunk size.
 import numpy as np
 
 from kernels import search
+from kernels.control import stopped
 from kernels.jit import kernel
 from kernels.ref import deref, ref
 from kernels.samurai_card_game import players as P
@@ -56,18 +57,23 @@ def search_choose(root, ws, forbid, seed, playout, budget, c, rollout, max_rollo
 @kernel
 def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
                       max_rollout):
-    """Play games first .. first+count-1 of the run keyed by `seed` (np.uint64) into
-    st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after rotation): budget
-    (MAX_P,) int64 simulations per decision (0: the seat plays its policy), c (MAX_P,)
-    float64 exploration, rollout (MAX_P,) int64 rollout policy codes; max_rollout > 0 cuts
-    rollouts short (search.mcts_choose). ws: new_workspace (its scratch holds top_k)."""
+    """Play games first .. first+count-1 of the run keyed by `seed` (np.uint64) into st.aggs; rows
+    is (count, N_ROW) or (0, N_ROW). Per seat (after rotation): budget (MAX_P,) int64
+    simulations per decision (0: the seat plays its policy), c (MAX_P,) float64 exploration,
+    rollout (MAX_P,) int64 rollout policy codes; max_rollout > 0 cuts rollouts short
+    (search.mcts_choose). ws: new_workspace (its scratch holds top_k). Returns the playouts
+    played (fewer when stopped: kernels.control)."""
     keep = rows.shape[0] > 0
     sc = ws.scratch
     root = ref(H.SearchState(deref(st), sc.ban, sc.top_k, sc.acts, sc.vals, sc.pool))
     for g in range(count):
+        if stopped(ws.stop):
+            return g
         playout = first + g
         R.setup(st, seed, playout)
         while not R.is_over(st):
+            if stopped(ws.stop):
+                return g
             seat = st.cnt[0].cur
             if budget[seat] > 0:
                 a = search_choose(root, ws, forbid, seed, playout, budget[seat], c[seat],
@@ -77,3 +83,4 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
             R.apply(st, a)
         if keep:
             game_row(st, rows[g])
+    return count

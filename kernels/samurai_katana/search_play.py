@@ -13,6 +13,7 @@ Python handle (`simcli replay`).
 import numpy as np
 
 from kernels import search
+from kernels.control import stopped
 from kernels.jit import kernel
 from kernels.ref import deref, ref
 from kernels.samurai_katana import players as P
@@ -52,20 +53,25 @@ def search_choose(root, ws, forbid, seed, playout, k, budget, c, rollout, max_ro
 @kernel
 def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
                       max_rollout):
-    """Play games first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
-    their statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after
-    rotation): budget (MAX_P,) int64 simulations per decision (0: the seat plays its policy
-    st.pol), c (MAX_P,) float64 exploration, rollout (MAX_P,) int64 rollout policy codes;
-    max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
+    """Play games first .. first+count-1 of the run keyed by `seed` (np.uint64), adding their
+    statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after rotation):
+    budget (MAX_P,) int64 simulations per decision (0: the seat plays its policy st.pol), c
+    (MAX_P,) float64 exploration, rollout (MAX_P,) int64 rollout policy codes; max_rollout >
+    0 cuts rollouts short (search.mcts_choose). ws: new_workspace. Returns the playouts
+    played (fewer when stopped: kernels.control)."""
     keep = rows.shape[0] > 0
     sc = ws.scratch
     root = ref(H.SearchState(deref(st), sc.ban, sc.top_k, sc.prm, sc.pool, sc.cand, sc.cval,
                               sc.ckey))
     for g in range(count):
+        if stopped(ws.stop):
+            return g
         playout = first + g
         R.setup(st, seed, playout)
         k = 0
         while not R.is_over(st):
+            if stopped(ws.stop):
+                return g
             seat = R.to_move(st)
             if budget[seat] > 0:
                 a = search_choose(root, ws, forbid, seed, playout, k, budget[seat], c[seat],
@@ -76,3 +82,4 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
             k += 1
         if keep:
             game_row(st, rows[g])
+    return count

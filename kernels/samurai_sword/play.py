@@ -1,8 +1,11 @@
 """Samurai Sword's fast path: whole games in one compiled loop, reduced to the integer
 statistics of `stats.TABLE`, and a finished game's --save-games row."""
 
+from enum import IntEnum
+
 import numpy as np
 
+from kernels.control import stopped
 from kernels.jit import kernel
 from kernels.samurai_sword import rules as R
 from kernels.samurai_sword.players import choose
@@ -24,16 +27,70 @@ NO_SCORE = np.int64(-99)
 
 
 @kernel
-def play_chunk(st, seed, first, count, forbid, rows):
+def play_chunk(st, forbid, stop, seed, first, count, rows):
     """Play playouts first .. first+count-1 of the run keyed by `seed`, adding their
-    statistics to st.aggs; rows (count, N_ROW) receive one row per game, or are (0, N_ROW)."""
+    statistics to st.aggs; rows (count, N_ROW) receive one row per game, or are (0, N_ROW).
+    Returns the games played (fewer than count when the stop flag, kernels.control, was
+    set)."""
     keep = rows.shape[0] > 0
     for g in range(count):
+        if stopped(stop):
+            return g
         R.setup(st, seed, first + g)
         while not R.is_over(st):
             R.apply(st, choose(st, forbid))
         if keep:
             game_row(st, rows[g])
+    return count
+
+
+class Call(IntEnum):
+    """What `run` does: the fast path, or one call of the Python handle."""
+
+    PLAY = 0  # play_chunk from playout a, count playouts (rows: one row each, or none)
+    SETUP = 1  # set up playout a
+    TO_MOVE = 2  # returns the seat that must decide (-1 over)
+    LEGAL = 3  # fills out with the legal actions, returns how many
+    APPLY = 4  # applies action a
+    CHOOSE = 5  # returns the action the seat to act chooses (forbid honoured)
+    IS_OVER = 6  # returns 1 when the game is over
+    ROW = 7  # fills out with the finished game's row
+    OUTCOME = 8  # fills fout with 1.0 for each winning seat
+    OBSERVE = 9  # fills out with what seat a sees (rules.observe), returns its length
+    PARTS = 10  # out[0..2] = (card type, seat, option) of play action a
+
+
+@kernel
+def run(st, forbid, stop, call, seed, a, count, rows, out, fout):
+    """The game's one compiled entry from Python (kernels/jit.py): `call` (Call) on state
+    st, so that the fast path, `simcli replay` and the rule tests run (and cache) one
+    compiled library."""
+    if call == Call.PLAY:
+        return play_chunk(st, forbid, stop, seed, a, count, rows)
+    if call == Call.SETUP:
+        R.setup(st, seed, a)
+    elif call == Call.TO_MOVE:
+        return np.int64(R.to_move(st))
+    elif call == Call.LEGAL:
+        return np.int64(R.legal_actions(st, out))
+    elif call == Call.APPLY:
+        R.apply(st, a)
+    elif call == Call.CHOOSE:
+        return np.int64(choose(st, forbid))
+    elif call == Call.IS_OVER:
+        return np.int64(R.is_over(st))
+    elif call == Call.ROW:
+        game_row(st, out)
+    elif call == Call.OUTCOME:
+        R.outcome(st, fout)
+    elif call == Call.OBSERVE:
+        return np.int64(R.observe(st, a, out))
+    elif call == Call.PARTS:
+        t, q, o = R.action_parts(st, a)
+        out[0] = t
+        out[1] = q
+        out[2] = o
+    return np.int64(0)
 
 
 @kernel(inline=True)

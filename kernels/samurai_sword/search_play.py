@@ -13,6 +13,7 @@ size, in the fast path and in `simcli replay`.
 import numpy as np
 
 from kernels import search
+from kernels.control import stopped
 from kernels.jit import kernel
 from kernels.ref import deref, ref
 from kernels.samurai_sword import players as P
@@ -53,18 +54,23 @@ def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
 @kernel
 def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
                       max_rollout):
-    """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
-    their statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after
-    rotation): budget (MAX_P,) int64 simulations per decision (0: the seat plays its
-    policy), c (MAX_P,) float64 exploration, rollout (MAX_P,) int64 rollout policy codes;
-    max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
+    """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding their
+    statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after rotation):
+    budget (MAX_P,) int64 simulations per decision (0: the seat plays its policy), c
+    (MAX_P,) float64 exploration, rollout (MAX_P,) int64 rollout policy codes; max_rollout >
+    0 cuts rollouts short (search.mcts_choose). ws: new_workspace. Returns the playouts
+    played (fewer when stopped: kernels.control)."""
     keep = rows.shape[0] > 0
     root = ref(H.SearchState(deref(st), forbid, ws.scratch.knobs))
     for g in range(count):
+        if stopped(ws.stop):
+            return g
         playout = first + g
         R.setup(st, seed, playout)
         decision = np.int64(0)
         while not R.is_over(st):
+            if stopped(ws.stop):
+                return g
             seat = st.game[0].to_act
             if budget[seat] > 0:
                 a = search_choose(root, ws, forbid, seed, playout, decision, budget[seat],
@@ -75,3 +81,4 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
             decision += 1
         if keep:
             game_row(st, rows[g])
+    return count

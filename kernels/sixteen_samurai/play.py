@@ -5,6 +5,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from kernels.control import stopped
 from kernels.jit import kernel
 from kernels.sixteen_samurai.players import choose
 from kernels.sixteen_samurai.rules import (
@@ -55,21 +56,26 @@ def game_row(st, row):
 
 
 @kernel
-def play_chunk(st, seed, first, count, forbid, rows):
+def play_chunk(st, forbid, stop, seed, first, count, rows):
     """Play games first .. first+count-1 of the run keyed by `seed`, adding their statistics
-    to st.aggs; `rows` is (count, N_ROW) to receive one row per game, or (0, N_ROW)."""
+    to st.aggs; `rows` is (count, N_ROW) to receive one row per game, or (0, N_ROW).
+    Returns the games played (fewer than count when the stop flag, kernels.control, was
+    set)."""
     keep = rows.shape[0] > 0
     for g in range(count):
+        if stopped(stop):
+            return g
         setup(st, seed, first + g)
         while not is_over(st):
             apply(st, choose(st, forbid))
         if keep:
             game_row(st, rows[g])
+    return count
 
 
 # --- the Python handle's calls (simcli/games/sixteen_samurai.py) --------------------------
 class Call(IntEnum):
-    """What `handle_call` does."""
+    """What `run` does: one call of the Python handle, or the fast path."""
 
     TO_MOVE = 0  # returns the seat to act
     LEGAL = 1  # fills out with the legal actions, returns their number
@@ -77,18 +83,20 @@ class Call(IntEnum):
     CHOOSE = 3  # returns the action the seat to act chooses (forbid honoured)
     OPTION = 4  # returns the option action a uses (-1: none)
     ROW = 5  # fills out with the finished game's row
+    PLAY = 6  # play_chunk from game a, count games (rows: one row each, or none)
+    SETUP = 7  # set up game a of the run keyed by seed
 
 
 @kernel
-def handle_start(st, seed, playout):
-    """Set up playout `playout` of the run keyed by `seed` (as play_chunk does)."""
-    setup(st, seed, playout)
-
-
-@kernel
-def handle_call(st, call, a, out, forbid):
-    """One rules or players call for the Python handle: the same compiled code as the fast
-    path, one entry point so that it compiles once."""
+def run(st, forbid, stop, call, seed, a, count, rows, out, fout):
+    """The game's one compiled entry from Python (kernels/jit.py): `call` (Call) on state
+    st, so that the fast path, `simcli replay` and the rule tests run (and cache) one
+    compiled library (fout: unused here)."""
+    if call == Call.PLAY:
+        return play_chunk(st, forbid, stop, seed, a, count, rows)
+    if call == Call.SETUP:
+        setup(st, seed, a)
+        return np.int64(0)
     if call == Call.LEGAL:
         return legal_actions(st, out)
     if call == Call.APPLY:

@@ -13,6 +13,7 @@ the same seed on any number of threads and any chunk size.
 import numpy as np
 
 from kernels import search
+from kernels.control import stopped
 from kernels.jit import kernel
 from kernels.ref import deref, ref
 from kernels.rng import next_u64, seed_lane
@@ -187,20 +188,25 @@ def search_choose(root, ws, forbid, seed, playout, decision, budget, c, rollout,
 @kernel
 def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollout,
                       max_rollout):
-    """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding
-    their statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after
-    rotation): budget (MAX_P,) int64 simulations per decision (0: the seat plays its
-    policy st.pol), c (MAX_P,) float64 exploration, rollout (MAX_P,) int64 rollout policy
-    codes; max_rollout > 0 cuts rollouts short (search.mcts_choose). ws: new_workspace."""
+    """Play playouts first .. first+count-1 of the run keyed by `seed` (np.uint64), adding their
+    statistics to st.aggs; rows is (count, N_ROW) or (0, N_ROW). Per seat (after rotation):
+    budget (MAX_P,) int64 simulations per decision (0: the seat plays its policy st.pol), c
+    (MAX_P,) float64 exploration, rollout (MAX_P,) int64 rollout policy codes; max_rollout >
+    0 cuts rollouts short (search.mcts_choose). ws: new_workspace. Returns the playouts
+    played (fewer when stopped: kernels.control)."""
     keep = rows.shape[0] > 0
     sc = ws.scratch
     root = ref(H.SearchState(deref(st), forbid, sc.cfg, sc.prm, sc.buf, sc.w, sc.acc,
                               sc.fx))
     for g in range(count):
+        if stopped(ws.stop):
+            return g
         playout = first + g
         R.setup(st, seed, playout)
         decision = 0
         while not R.is_over(st):
+            if stopped(ws.stop):
+                return g
             seat = st.actor[0]
             if budget[seat] > 0:
                 a = search_choose(root, ws, forbid, seed, playout, np.int64(decision),
@@ -211,3 +217,4 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
             decision += 1
         if keep:
             game_row(st, rows[g])
+    return count

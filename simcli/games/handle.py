@@ -15,7 +15,43 @@ from typing import Any
 
 import numpy as np
 
+from kernels import control
 from kernels import events as ev
+
+NO_ROWS = np.zeros((0, 1), np.int64)  # `rows` of a kernel entry call that keeps no rows
+NO_OUT = np.zeros(0, np.int64)
+NO_FOUT = np.zeros(0, np.float64)
+
+
+def fast_path(run, call: int, st, forbid: np.ndarray, seed: int, first: int, count: int,
+              rows: np.ndarray | None) -> int:
+    """A chunk of playouts through a game's one kernel entry `run` (kernels/<game>/play.py;
+    `call` its Call.PLAY); returns how many were played (fewer when stopped)."""
+    return int(run(st, forbid, control.STOP, np.int64(call), np.uint64(seed), np.int64(first),
+                   np.int64(count), NO_ROWS if rows is None else rows, NO_OUT, NO_FOUT))
+
+
+class KernelCalls:
+    """One game's kernel entry `run(st, forbid, stop, call, seed, a, count, rows, out,
+    fout)` called for a handle: `calls(st, Call.LEGAL, out=buf)`, `calls(st, Call.APPLY,
+    a)`. Every call passes the same argument types, so the entry compiles once (and is the
+    one the fast path compiled)."""
+
+    def __init__(self, run, forbid: np.ndarray, seed: int, out_size: int = 64,
+                 fout_size: int = 8) -> None:
+        self.run = run
+        self.forbid = forbid
+        self.seed = np.uint64(seed)
+        self.stop = np.zeros(1, np.int64)
+        self.out = np.zeros(out_size, np.int64)
+        self.fout = np.zeros(fout_size, np.float64)
+
+    def __call__(self, st, call: int, a: int = 0, out: np.ndarray | None = None) -> int:
+        """Do `call` on state st with argument a (and buffer out, else self.out); its int
+        result."""
+        return int(self.run(st, self.forbid, self.stop, np.int64(call), self.seed,
+                            np.int64(a), np.int64(0), NO_ROWS,
+                            self.out if out is None else out, self.fout))
 
 
 @dataclass(frozen=True)
@@ -92,6 +128,10 @@ class GameHandle(ABC):
         """(kind name, detail in words) of a logged event of the game's own kinds."""
 
     # --- provided ---
+    def _k(self, call: int, a: int = 0, out: np.ndarray | None = None) -> int:
+        """A call of the game's kernel entry on this handle's state (self.k: KernelCalls)."""
+        return self.k(self.st, call, a, out)
+
     def legal_actions(self) -> list[int]:
         """The legal actions of the player to act (empty when the game is over)."""
         if self.is_over():

@@ -15,6 +15,7 @@ from kernels.samsara import play as PL
 from kernels.samsara import players as P
 from kernels.samsara import rules as R
 from kernels.samsara import stats as S
+from kernels.samsara.play import Call
 from kernels.stat_table import as_tuple, columns, zeros
 from simcli.content import read_document
 from simcli.games.base import (
@@ -25,7 +26,7 @@ from simcli.games.base import (
     SearchSpec,
     sha256,
 )
-from simcli.games.handle import GameHandle
+from simcli.games.handle import GameHandle, KernelCalls, fast_path
 from simcli.lazy import LazyModule, seat_codes
 
 H = LazyModule("kernels.samsara.search_hooks")
@@ -322,7 +323,7 @@ class Samsara(Game):
     rules = RULES
     default_n = 100_000
     chunk_size = 2_000
-    kernel = PL.play_chunk
+    kernel = PL.run
     stats = S.TABLE
     # Each player rolls its own dice from its own stream, so --mirror (and `simcli skill`)
     # replays a seed with the players in the other seats and the same luck per player.
@@ -403,8 +404,8 @@ class Samsara(Game):
         if any(self.policy_spec(s).is_search for s in prep.seats):
             self.run_search_chunk(prep, seed, first, count, aggs, out, rotation, ban)
             return
-        PL.play_chunk(self.state(prep, aggs, rotation), ban, np.uint64(seed), first, count,
-                      out)
+        fast_path(PL.run, Call.PLAY, self.state(prep, aggs, rotation), ban, seed, first, count,
+                  out)
 
     def run_search_chunk(self, prep: Prepared, seed: int, first: int, count: int,
                          aggs: dict[str, np.ndarray], out: np.ndarray, rotation: int,
@@ -520,18 +521,19 @@ class SamsaraHandle(GameHandle):
         self.ws = (SP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
                                     SEARCH_TOP_K, S.TABLE, game.sizes(prep))
                    if self.search[0].max() > 0 else None)
-        R.setup(self.st, self.seed, self.playout)
+        self.k = KernelCalls(PL.run, self.forbid, seed, out_size=max(PL.N_ROW, R.N_OBS))
+        self._k(Call.SETUP, self.playout)
 
     # --- hooks ---
     def current_player(self) -> int:
         """Seat (from 0) to act; -1 when the playout is over."""
-        return int(R.to_move(self.st))
+        return self._k(Call.TO_MOVE)
 
     def _legal(self, out: np.ndarray) -> int:
-        return int(R.legal_actions(self.st, out))
+        return self._k(Call.LEGAL, out=out)
 
     def _apply(self, action: int) -> None:
-        R.apply(self.st, np.int64(action))
+        self._k(Call.APPLY, action)
 
     def _choose(self) -> int:
         seat = int(self.st.player[0])
@@ -541,11 +543,11 @@ class SamsaraHandle(GameHandle):
             return int(SP.search_choose(root, self.ws, self.forbid, self.seed, self.playout,
                                         budget[seat], c[seat], rollout[seat],
                                         np.int64(SEARCH_MAX_ROLLOUT)))
-        return int(P.choose(self.st, self.forbid))
+        return self._k(Call.CHOOSE)
 
     def is_over(self) -> bool:
         """Whether the playout (a game, or both games of a match) is over."""
-        return bool(R.is_over(self.st))
+        return bool(self._k(Call.IS_OVER))
 
     def turn(self) -> int:
         """The turn in progress, counted over the playout from 1."""
@@ -554,15 +556,15 @@ class SamsaraHandle(GameHandle):
 
     def row(self) -> dict[str, int]:
         """The finished playout's --save-games row, by column name."""
-        row = np.zeros(PL.N_ROW, np.int64)
-        PL.game_row(self.st, row)
+        self._k(Call.ROW)
+        row = self.k.out[:PL.N_ROW]
         return {c: int(v) for c, v in zip(self.game.row_columns, row, strict=True)}
 
     def outcome(self) -> dict[str, Any]:
         """Winners (seats from 1), length in turns, each game's end, and match points."""
         st = self.st
-        win = np.zeros(2)
-        R.outcome(st, win)
+        self._k(Call.OUTCOME)
+        win = self.k.fout[:2]
         games = []
         for g in range(2):
             end = int(st.game_end[g])
@@ -581,8 +583,8 @@ class SamsaraHandle(GameHandle):
 
     def observation(self, player: int) -> dict[str, Any]:
         """What seat `player` sees: everything but future dice (perfect information)."""
-        obs = np.zeros(R.N_OBS, np.int64)
-        R.observe(self.st, obs)
+        self._k(Call.OBSERVE)
+        obs = self.k.out[:R.N_OBS].copy()
         hollows, goals = hollows_of(int(obs[R.OBS_KEY]))
         to_move = int(obs[R.OBS_TO_MOVE])
         return {
@@ -607,7 +609,7 @@ class SamsaraHandle(GameHandle):
                 return (f"{a}-{b}: no legal turn in the extra turn (the start player stays "
                         f"alone at the centre)")
             return f"{a}-{b}: no legal turn, Moksha (the game ends drawn)"
-        n = int(R.turn_moves(self.st, np.int64(action)))
+        n = self._k(Call.MOVES, action)
         moves = "; ".join(self._die_words(self.st.moves[i]) for i in range(n))
         if action & R.ONE_DIE:
             how = f"{a}-{b}, no order plays both dice, one die: "
@@ -668,14 +670,15 @@ class SamsaraHandle(GameHandle):
         """Put the marbles on `hollows` ((lane, cell 1-24) pairs) with `goals`, seat
         `to_move` to act in game `game` (started by seat `game`; in a match's extra turn
         when `extra`), rolling `dice` (or a roll from its stream)."""
-        R.set_position(self.st, np.int64(key_of(hollows, goals)), np.int64(to_move),
-                       np.int64(game), np.int64(extra))
+        self.k.out[:4] = (key_of(hollows, goals), to_move, game, int(extra))
+        self._k(Call.SET_POSITION)
         if dice is not None:
             self.set_dice(*dice)
 
     def set_dice(self, a: int, b: int) -> None:
         """Replace the roll of the seat to act."""
-        R.set_dice(self.st, np.int64(a), np.int64(b))
+        self.k.out[:2] = (a, b)
+        self._k(Call.SET_DICE)
 
     @property
     def key(self) -> int:
@@ -688,7 +691,7 @@ class SamsaraHandle(GameHandle):
 
     def option_of(self, action: int) -> str | None:
         """The forbiddable option (rules.OPTIONS) an action of the seat to act uses."""
-        o = int(R.option_of(self.st, np.int64(action)))
+        o = self._k(Call.OPTION, action)
         return R.OPTIONS[o] if o >= 0 else None
 
     def forbid_option(self, seat: int, option: str) -> None:

@@ -15,6 +15,7 @@ from kernels.samurai_card_game import play as kplay
 from kernels.samurai_card_game import players as kplayers
 from kernels.samurai_card_game import rules as krules
 from kernels.samurai_card_game import stats as kstats
+from kernels.samurai_card_game.play import Call
 from kernels.samurai_card_game.stats import (
     N_END,
     Cross,
@@ -34,7 +35,7 @@ from simcli.games.base import (
     SearchSpec,
     sha256,
 )
-from simcli.games.handle import GameHandle
+from simcli.games.handle import GameHandle, KernelCalls, fast_path
 from simcli.lazy import LazyModule
 
 ksearch_hooks = LazyModule("kernels.samurai_card_game.search_hooks")
@@ -369,7 +370,7 @@ class SamuraiCardGame(Game):
     value_n = 10_000  # playouts per run of `simcli value` (21 runs at 4 players: ~60 s on 2 cores)
     default_n = 1_000_000
     chunk_size = 4_000  # about half a second of greedy games: Ctrl-C stays quick
-    kernel = kplay.play_chunk
+    kernel = kplay.run
     stats = kstats.TABLE
     row_columns = (
         "winner", "shared_mask", "turns", "end_mask", "villages_placed", "villages_scored",
@@ -433,8 +434,8 @@ class SamuraiCardGame(Game):
         if any(self.policy_spec(s).is_search for s in prep.seats):
             self.run_search_chunk(prep, seed, first, count, aggs, out, rotation, ban)
             return
-        kplay.play_chunk(new_state(prep, aggs, rotation), np.uint64(seed), first, count, out,
-                        ban)
+        fast_path(kplay.run, Call.PLAY, new_state(prep, aggs, rotation), ban, seed, first,
+                  count, out)
 
     def run_search_chunk(self, prep: Prepared, seed: int, first: int, count: int,
                          aggs: dict[str, np.ndarray], out: np.ndarray, rotation: int,
@@ -628,7 +629,8 @@ class SamuraiCardHandle(GameHandle):
         self.ws = (ksearch.new_workspace(self.st, self.forbid, int(self.search[0].max()),
                                          SEARCH_TOP_K, kstats.TABLE, game.sizes(prep))
                    if self.search is not None and self.search[0].max() > 0 else None)
-        krules.py_setup(self.st, self.seed, playout)
+        self.k = KernelCalls(kplay.run, self.forbid, seed, out_size=kplay.N_ROW)
+        self._k(Call.SETUP, playout)
 
     # --- hooks ---
     def current_player(self) -> int:
@@ -637,10 +639,10 @@ class SamuraiCardHandle(GameHandle):
         return -1 if c["over"] else int(c["cur"])
 
     def _legal(self, out: np.ndarray) -> int:
-        return int(krules.py_legal_actions(self.st, out))
+        return self._k(Call.LEGAL, out=out)
 
     def _apply(self, action: int) -> None:
-        krules.py_apply(self.st, np.int64(action))
+        self._k(Call.APPLY, action)
 
     def _choose(self) -> int:
         seat = self.current_player()
@@ -651,7 +653,7 @@ class SamuraiCardHandle(GameHandle):
             return int(ksearch.search_choose(root, self.ws, self.forbid, self.seed,
                                              self.playout, budget[seat], c[seat],
                                              rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
-        return int(kplayers.py_choose(self.st, self.forbid))
+        return self._k(Call.CHOOSE)
 
     def is_over(self) -> bool:
         """Whether the game has ended."""
@@ -664,16 +666,16 @@ class SamuraiCardHandle(GameHandle):
 
     def row(self) -> dict[str, int]:
         """The finished game's --save-games row."""
-        row = np.zeros(kplay.N_ROW, np.int64)
-        kplay.py_game_row(self.st, row)
+        self._k(Call.ROW)
+        row = self.k.out[:kplay.N_ROW]
         return {c: int(v) for c, v in zip(self.row_columns, row, strict=True)}
 
     def outcome(self) -> dict[str, Any]:
         """Winners (seats from 1), how the game was decided, its length and the markers."""
         st, n = self.st, self.prep.players
         c = self.counters()
-        won = np.zeros(kstats.MAX_P)
-        krules.py_outcome(st, won)
+        self._k(Call.OUTCOME)
+        won = self.k.fout[:kstats.MAX_P]
         return {
             "winners": [s + 1 for s in range(n) if won[s]],
             "outcome": OUTCOME_NAMES[Outcome(c["result"])],
@@ -703,7 +705,7 @@ class SamuraiCardHandle(GameHandle):
                 villages.append({"at": (x, y), "symbols": village_name(int(v["mask"])),
                                  "scored": bool(v["scored"])})
         left = len(st.vdeck) - c["vtop"]
-        shown = (int(krules.py_visible_villages(st)) if player == self.current_player()
+        shown = (self._k(Call.VISIBLE) if player == self.current_player()
                  else min(1, left))
         placing = c["phase"] == krules.PLACE and not c["over"]
         return {

@@ -15,7 +15,7 @@ import numpy as np
 
 from kernels import katana_combat as KC
 from kernels.samurai_katana import rules as K
-from kernels.samurai_katana.play import N_ROW, Call, handle_call, handle_start, play_chunk
+from kernels.samurai_katana.play import N_ROW, Call, run
 from kernels.samurai_katana.stats import (
     N_CLUSTER,
     N_INCOME,
@@ -45,7 +45,7 @@ from simcli.games.base import (
     SearchSpec,
     sha256,
 )
-from simcli.games.handle import GameHandle, IllegalAction
+from simcli.games.handle import GameHandle, IllegalAction, KernelCalls, fast_path
 from simcli.lazy import LazyModule, seat_codes
 from simcli.runfolder import MANIFEST, RunFolder, write_json
 
@@ -938,7 +938,7 @@ class SamuraiKatana(Game):
     rules = RULES
     default_n = 50_000
     chunk_size = 1_000
-    kernel = play_chunk
+    kernel = run
     stats = TABLE
     length_column = "turns"
     options = K.OPTIONS
@@ -1160,8 +1160,9 @@ def play(prep: Prepared, seed: int, first: int, count: int, aggs: dict[str, np.n
     the last game's final position."""
     st = SamuraiKatana().state(prep, aggs, rotation=rotation)
     out = rows if rows is not None else np.zeros((0, N_ROW), np.int64)
-    play_chunk(st, np.uint64(seed), first, count,
-               no_forbid() if forbid is None else np.ascontiguousarray(forbid, np.bool_), out)
+    fast_path(run, Call.PLAY, st,
+              no_forbid() if forbid is None else np.ascontiguousarray(forbid, np.bool_),
+              seed, first, count, out)
     return st
 
 
@@ -1261,13 +1262,13 @@ class SamuraiKatanaHandle(GameHandle):
         self.log_buf = self.st.log
         self.log_n = self.st.log_n
         self.forbid = no_forbid() if forbid is None else np.asarray(forbid, np.bool_)
-        self._out = np.zeros(max(self.max_actions, N_ROW), np.int64)
-        self._fout = np.zeros(K.MAX_P, np.float64)
-        handle_start(self.st, np.uint64(seed), playout)
+        self.k = KernelCalls(run, self.forbid, seed,
+                             out_size=max(self.max_actions, N_ROW), fout_size=K.MAX_P)
+        self._out, self._fout = self.k.out, self.k.fout
+        self._k(Call.SETUP, playout)
 
     def _call(self, call: Call, a: int = 0, out: np.ndarray | None = None) -> int:
-        return int(handle_call(self.st, np.int64(call), np.int64(a),
-                               self._out if out is None else out, self.forbid, self._fout))
+        return self._k(call, a, out)
 
     # --- hooks into the kernels ---
     def current_player(self) -> int:

@@ -14,11 +14,12 @@ from kernels.samurai_sword import play as KP
 from kernels.samurai_sword import players as KPL
 from kernels.samurai_sword import rules as K
 from kernels.samurai_sword import stats as KS
+from kernels.samurai_sword.play import Call
 from kernels.stat_table import as_tuple, columns
 from simcli.content import Document, read_document
 from simcli.errors import UserError
 from simcli.games.base import Content, CoreStats, Game, RuleOption, SearchSpec, sha256
-from simcli.games.handle import GameHandle
+from simcli.games.handle import GameHandle, KernelCalls, fast_path
 from simcli.lazy import LazyModule, seat_codes
 
 KH = LazyModule("kernels.samurai_sword.search_hooks")
@@ -483,7 +484,7 @@ class SamuraiSword(Game):
     rules = RULES
     default_n = 200_000
     chunk_size = 2_000
-    kernel = KP.play_chunk
+    kernel = KP.run
     supports_mirror = True
     seat_win_meaning = "is on the winning team"
     team_game = True
@@ -564,8 +565,8 @@ class SamuraiSword(Game):
         if any(self.policy_spec(x).is_search for x in prep.seats):
             self.run_search_chunk(prep, seed, first, count, aggs, out, rotation, deny)
             return
-        KP.play_chunk(self.state(prep, aggs, rotation=rotation), np.uint64(seed), first,
-                      count, deny, out)
+        fast_path(KP.run, Call.PLAY, self.state(prep, aggs, rotation=rotation), deny, seed,
+                  first, count, out)
 
     def run_search_chunk(self, prep: Prepared, seed: int, first: int, count: int,
                          aggs: dict[str, np.ndarray], out: np.ndarray, rotation: int,
@@ -735,33 +736,34 @@ class SwordHandle(GameHandle):
         self.ws = (KSP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
                                      search_knobs(), KS.TABLE, game.sizes(prep))
                    if self.search[0].max() > 0 else None)
-        K.setup(self.st, self.seed, self.playout)
+        self.k = KernelCalls(KP.run, self.forbid, seed, out_size=KP.N_ROW)
+        self._k(Call.SETUP, self.playout)
 
     # --- hooks ---
     def current_player(self) -> int:
         """Seat (from 0) that must decide now, on its turn or out of it; -1 when over."""
-        return int(K.to_move(self.st))
+        return self._k(Call.TO_MOVE)
 
     def _legal(self, out: np.ndarray) -> int:
-        return int(K.legal_actions(self.st, out))
+        return self._k(Call.LEGAL, out=out)
 
     def _apply(self, action: int) -> None:
-        K.apply(self.st, action)
+        self._k(Call.APPLY, action)
         self.decisions += 1
 
     def _choose(self) -> int:
-        seat = int(K.to_move(self.st))
+        seat = self._k(Call.TO_MOVE)
         budget, c, rollout = self.search
         if self.ws is not None and seat >= 0 and budget[seat] > 0:
             return int(KSP.search_choose(
                 KH.wrap(self.st, self.forbid, self.ws.scratch.knobs), self.ws, self.forbid,
                 self.seed, self.playout, np.int64(self.decisions), budget[seat], c[seat],
                 rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
-        return int(KPL.choose(self.st, self.forbid))
+        return self._k(Call.CHOOSE)
 
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return bool(K.is_over(self.st))
+        return bool(self._k(Call.IS_OVER))
 
     def turn(self) -> int:
         """The turn being played (0 during setup)."""
@@ -769,16 +771,16 @@ class SwordHandle(GameHandle):
 
     def row(self) -> dict[str, int]:
         """The finished game's --save-games row, by column name."""
-        row = np.zeros(KP.N_ROW, np.int64)
-        KP.game_row(self.st, row)
+        self._k(Call.ROW)
+        row = self.k.out[:KP.N_ROW]
         return {c: int(v) for c, v in zip(self.game.row_columns, row, strict=True)}
 
     def outcome(self) -> dict[str, Any]:
         """Winning team and seats, how the game ended, its length and the team scores."""
         g = self.st.game[0]
         win = int(g["win"])
-        out = np.zeros(MAX_P)
-        K.outcome(self.st, out)
+        self._k(Call.OUTCOME)
+        out = self.k.fout[:MAX_P]
         P = int(g["players"])
         scored = int(g["end"]) not in (KS.End.CAP, KS.End.SWORDMASTER)
         scores = {TEAMS[t]: int(g["team_score"][t]) for t in range(K.N_TEAM)
@@ -796,7 +798,7 @@ class SwordHandle(GameHandle):
         """What seat `player` (from 0) can see now (rules.observe), in words."""
         T = len(self.c.card_names)
         v = np.zeros(K.obs_size(T), np.int64)
-        K.observe(self.st, player, v)
+        self._k(Call.OBSERVE, player, out=v)
         P = int(v[K.OBS_PLAYERS])
         seats = {}
         for s in range(P):
@@ -860,7 +862,8 @@ class SwordHandle(GameHandle):
             return "ends the turn"
         if a == K.NOBUNAGA:
             return "Nobunaga pays 1 resilience to draw a card"
-        t, q, o = (int(x) for x in K.action_parts(self.st, a))
+        self._k(Call.PARTS, a)
+        t, q, o = (int(x) for x in self.k.out[:3])
         card = self.card(t)
         e = int(self.c.effects[t])
         if e == K.WEAPON:

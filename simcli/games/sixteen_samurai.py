@@ -16,9 +16,7 @@ from kernels.sixteen_samurai.play import (
     N_ROW,
     ROW_COLUMNS,
     Call,
-    handle_call,
-    handle_start,
-    play_chunk,
+    run,
 )
 from kernels.sixteen_samurai.players import POLICY_CODES
 from kernels.sixteen_samurai.stats import (
@@ -46,7 +44,7 @@ from simcli.games.base import (
     read_toml,
     sha256,
 )
-from simcli.games.handle import GameHandle
+from simcli.games.handle import GameHandle, KernelCalls, fast_path
 from simcli.lazy import LazyModule, seat_codes
 
 SH = LazyModule("kernels.sixteen_samurai.search_hooks")
@@ -331,7 +329,7 @@ class SixteenSamurai(Game):
     value_n = VALUE_N
     default_n = 1_000_000
     chunk_size = 4_000
-    kernel = play_chunk
+    kernel = run
     supports_mirror = True
     own_metric_names = ("declarer_advantage", "tiebreak_rate")
     odds_options = ("dice", "exact", "n", "seed", "threads", "content")
@@ -403,8 +401,8 @@ class SixteenSamurai(Game):
         if any(self.policy_spec(s).is_search for s in prep.seats):
             self.run_search_chunk(prep, seed, first, count, aggs, out, rotation, forbid)
             return
-        play_chunk(self.state(prep, aggs, rotation=rotation), np.uint64(seed), first, count,
-                   forbid_table(forbid), out)
+        fast_path(run, Call.PLAY, self.state(prep, aggs, rotation=rotation),
+                  forbid_table(forbid), seed, first, count, out)
 
     def run_search_chunk(self, prep: Prepared, seed: int, first: int, count: int,
                          aggs: dict[str, np.ndarray], out: np.ndarray, rotation: int,
@@ -576,11 +574,12 @@ class SixteenSamuraiHandle(GameHandle):
                                     SEARCH_DRAFT_K[prep.players], TABLE,
                                     game.sizes(prep))
                    if self.search[0].max() > 0 else None)
-        handle_start(self.st, self.seed, self.playout)
+        self.k = KernelCalls(run, self.forbid, seed, out_size=len(self._out))
+        self.k.out = self._out
+        self._k(Call.SETUP, self.playout)
 
     def _call(self, call: Call, a: int = 0, out: np.ndarray | None = None) -> int:
-        return int(handle_call(self.st, np.int64(call), a, self._out if out is None else out,
-                               self.forbid))
+        return self._k(call, a, out)
 
     # --- hooks into the kernels ---
     def current_player(self) -> int:
