@@ -28,6 +28,7 @@ from collections.abc import Callable
 from numba.core import event, types
 from numba.core.registry import CPUDispatcher
 
+import kernels
 from kernels import config, jitcache, lazylink
 from kernels.ref import as_ref
 
@@ -104,16 +105,11 @@ class _Entry(CPUDispatcher):
             return super().compile(sig)
 
 
-_listeners: list[Callable[[str, float | None], None]] = []
-
-
 def on_compile(listener: Callable[[str, float | None], None]) -> None:
     """Call listener(module, None) when a kernel's Python entry starts compiling (a cache
     miss), and listener(module, seconds) when it is done; module is the kernel's module
-    (kernels.<game>.play ...)."""
-    if not _listeners:
-        event.register("numba:compile", _Announcer())
-    _listeners.append(listener)
+    (kernels.<game>.play ...). The same as adding to kernels.COMPILE_LISTENERS."""
+    kernels.COMPILE_LISTENERS.append(listener)
 
 
 class _Announcer(event.Listener):
@@ -124,15 +120,18 @@ class _Announcer(event.Listener):
         disp = ev.data["dispatcher"]
         if isinstance(disp, _Entry):
             self._started[id(disp)] = time.perf_counter()
-            for f in _listeners:
+            for f in kernels.COMPILE_LISTENERS:
                 f(disp.py_func.__module__, None)
 
     def on_end(self, ev):
         disp = ev.data["dispatcher"]
         t0 = self._started.pop(id(disp), None)
         if t0 is not None:
-            for f in _listeners:
+            for f in kernels.COMPILE_LISTENERS:
                 f(disp.py_func.__module__, time.perf_counter() - t0)
+
+
+event.register("numba:compile", _Announcer())
 
 
 def kernels_in(modules) -> list[Kernel]:

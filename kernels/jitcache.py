@@ -33,7 +33,7 @@ from numba.core import caching
 
 ROOT = Path(__file__).resolve().parent  # the kernels package
 MARKER = "simcli-kernel-cache"  # in every folder this cache made (and may remove)
-KEEP = 4  # digest folders kept (the newest by last use)
+KEEP = 8  # digest folders kept (the newest by last use)
 
 _digest: str | None = None
 
@@ -207,6 +207,21 @@ def attach(dispatcher) -> None:
     module = dispatcher.py_func.__module__
     if enabled() and (module == "kernels" or module.startswith("kernels.")):
         dispatcher._cache = Cache(dispatcher.py_func)
+        _mark_used()
+
+
+_used = False
+
+
+def _mark_used() -> None:
+    """Touch this folder's marker once per process: pruning keeps the most recently used."""
+    global _used
+    if not _used:
+        _used = True
+        with suppress(OSError):
+            marker = folder() / MARKER
+            if marker.is_file():
+                marker.touch()
 
 
 @contextmanager
@@ -225,7 +240,14 @@ def compiling(dispatcher) -> Iterator[None]:
         yield
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # another process compiles it: say so, wait, then load it
+            import kernels
+
+            for listener in kernels.COMPILE_LISTENERS:
+                listener(dispatcher.py_func.__module__, None)
+            fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)  # releases the lock

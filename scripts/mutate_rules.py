@@ -76,7 +76,8 @@ def run_one(game: str, m: dict, timeout: int) -> dict:
         target.write_text(text.replace(m["old"], m["new"]), encoding="utf-8")
         tests = m.get("tests") or sorted(str(p.relative_to(work)) for p in
                                          (work / "tests").glob(GAME_TESTS[game]))
-        env = {**os.environ, "PYTHONPATH": str(work), "NUMBA_CACHE_DIR": str(Path(tmp) / "nb")}
+        env = {**os.environ, "PYTHONPATH": str(work), "NUMBA_CACHE_DIR": str(Path(tmp) / "nb"),
+               "SIMCLI_CACHE_DIR": str(Path(tmp) / "nb")}
         t0 = time.perf_counter()
         try:
             proc = subprocess.run(

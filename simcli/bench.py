@@ -36,8 +36,10 @@ def _spread(values: list[float]) -> dict[str, Any]:
 
 
 def _cache_state(game: Game) -> str:
-    """'compiled' if the game kernel was compiled in this process, else 'cache'."""
-    stats = getattr(getattr(game, "kernel", None), "stats", None)
+    """'compiled' if the game's kernel entry was compiled in this process, else 'cache'."""
+    kernel = getattr(game, "kernel", None)
+    entry = kernel.python_entry() if hasattr(kernel, "python_entry") else kernel
+    stats = getattr(entry, "stats", None)
     if stats is None:
         return "unknown"
     return "compiled" if sum(stats.cache_misses.values()) else "cache"
@@ -66,9 +68,9 @@ def first_search_call(game: Game) -> None:
 
 
 def cold_compile_seconds(game_name: str) -> float:
-    """First-call seconds in a fresh process with an empty numba cache."""
+    """First-call seconds in a fresh process with an empty compile cache."""
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        env = {**os.environ, "SIMCLI_CACHE_DIR": cache, "NUMBA_CACHE_DIR": cache}
         code = ("import json; from simcli.bench import first_call; "
                 "from simcli.registry import GAMES; "
                 f"print(json.dumps(first_call(GAMES[{game_name!r}])[1]))")

@@ -28,7 +28,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from reports.words import plural
-from simcli import __version__, engine
+from simcli import __version__, compiling, engine
 from simcli.errors import Interrupted, UserError
 from simcli.jsonio import strict_json
 
@@ -74,6 +74,7 @@ class SimcliGroup(TyperGroup):
         """Run the app; user errors print one line and exit 2; Ctrl-C exits 130, SIGTERM
         (and SIGHUP) stop the same way and exit 128 + the signal number."""
         previous = _catch_stop_signals()
+        compiling.install()
         try:
             rv = super().main(args=args, prog_name=prog_name or "simcli",
                               complete_var=complete_var, standalone_mode=False, **extra)
@@ -230,6 +231,14 @@ class RichProgress(engine.Progress):
         self.task = None
         self.plain = not err.is_terminal
         self.last_line = 0.0
+        self.staged = False
+
+    def stage(self, label: str) -> None:
+        """Name the runs that follow (a study's stage): bar and plain lines say it."""
+        self.label = label
+        self.staged = True
+        if self.enabled and self.plain:
+            print(f"simcli: {label}", file=sys.stderr, flush=True)
 
     def start(self, total: int) -> None:
         """Show the bar (or note the start time for plain lines)."""
@@ -253,8 +262,8 @@ class RichProgress(engine.Progress):
             self.bar.update(self.task, completed=done, rate=rate)
         elif self.enabled and self.plain and elapsed - self.last_line >= self.PLAIN_EVERY_S:
             self.last_line = elapsed
-            print(plain_progress(self.label, done, total, elapsed), file=sys.stderr,
-                  flush=True)
+            print(plain_progress(self.label, done, total, elapsed, self.staged),
+                  file=sys.stderr, flush=True)
 
     def stop(self) -> None:
         """Remove the bar."""
@@ -263,13 +272,16 @@ class RichProgress(engine.Progress):
             self.bar = None
 
 
-def plain_progress(label: str, done: int, total: int, elapsed: float) -> str:
-    """One progress line for logs: percent, playouts/s and the time left."""
+def plain_progress(label: str, done: int, total: int, elapsed: float,
+                   staged: bool = False) -> str:
+    """One progress line for logs: percent, playouts/s and the time left (of the stage,
+    when the run is one stage of a study)."""
     rate = done / elapsed if elapsed > 0 else 0.0
     left = (total - done) / rate if rate > 0 else float("nan")
-    eta = f"{left:,.0f} s left" if left == left else "time left unknown"
-    return (f"simcli: {label}: {100 * done / max(total, 1):.0f}% ({done:,} of {total:,} "
-            f"playouts), {rate:,.0f} playouts/s, {eta}")
+    of = " for this stage" if staged else ""
+    eta = f"about {engine.duration(left)} left{of}" if left == left else "time left unknown"
+    return (f"simcli: {label}: {done:,} of {total:,} playouts "
+            f"({100 * done / max(total, 1):.0f}%), {rate:,.0f} playouts/s, {eta}")
 
 
 def _version(value: bool) -> None:
@@ -282,8 +294,44 @@ def _version(value: bool) -> None:
 def root(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
+    no_cache: Annotated[bool, typer.Option(
+        "--no-cache", help="Compile the kernels afresh, neither reading nor writing the "
+        "compile cache (SIMCLI_CACHE_DIR, else the user cache folder).")] = False,
 ) -> None:
     """simcli: balance studies by simulation."""
+    if no_cache:
+        os.environ["SIMCLI_NO_CACHE"] = "1"
+
+
+@app.command()
+def warmup(
+    game_names: Annotated[list[str] | None, typer.Argument(
+        metavar="[GAME]...", help="Games to compile. Default: every game.")] = None,
+    search: Annotated[bool, typer.Option(
+        "--search/--no-search", help="Also the search players' kernels.")] = True,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", help="Processes compiling at once. Default: one per core.")] = None,
+) -> None:
+    """Compile the kernels ahead of need (a Docker image, a CI cache step): each game's
+    fast path and search player, in parallel processes, into the compile cache."""
+    from simcli.registry import GAMES, get_game
+    from simcli.warmup import warmup as run_warmup
+
+    names = [get_game(g).name for g in game_names] if game_names else list(GAMES)
+    if jobs is not None and jobs <= 0:
+        raise UserError(f"--jobs must be positive, not {jobs}")
+
+    def report(r: dict) -> None:
+        path = "fast path" if r["path"] == "fast" else "search player"
+        how = (f"compiled in {r['wall_s']:.0f} s ({r['cpu_s']:.0f} CPU s)" if r["compiled"]
+               else "already in the compile cache")
+        err.print(f"simcli: warmup: {r['game']} {path}: {how}", markup=False,
+                  highlight=False, soft_wrap=True)
+
+    try:
+        run_warmup(names, search, jobs, report)
+    except RuntimeError as exc:
+        raise UserError(str(exc)) from None
 
 
 @app.command()

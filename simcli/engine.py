@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -119,31 +118,12 @@ class Progress:
     def stop(self) -> None:
         """The run is over (finished or interrupted)."""
 
+    def stage(self, label: str) -> None:
+        """The runs that follow are one stage of a larger job (`simcli study`), so named."""
+
 
 DAY_S = 86_400.0
 _LIMIT: ContextVar[float | None] = ContextVar("simcli_time_limit", default=None)
-
-
-@contextmanager
-def slow_notice(seconds: float, text: str) -> Iterator[None]:
-    """Within this block, print `text` on stderr (a terminal only) once `seconds` have
-    passed without it ending: a first compile can take minutes with no other sign of life."""
-    def say() -> None:
-        print(f"simcli: {text}", file=sys.stderr, flush=True)
-
-    timer = threading.Timer(seconds, say) if sys.stderr.isatty() else None
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
-    try:
-        yield
-    finally:
-        if timer is not None:
-            timer.cancel()
-
-
-COMPILING = ("compiling the game's kernels (the first use after installing or upgrading; "
-             "a search player can take a few minutes, then it is cached)")
 
 
 @contextmanager

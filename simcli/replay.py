@@ -105,11 +105,11 @@ def replay(game: Game, cfg: RunConfig, playout: int, find: str | None = None,
     if playout < 0:
         raise UserError(f"--playout must be 0 or more, not {playout}")
     rows = np.zeros((1, len(game.row_columns)), np.int64)
-    with engine.slow_notice(5.0, engine.COMPILING):  # the first call compiles or loads
-        if conds is not None:
-            playout, _ = find_playout(game, prep, cfg, conds, search)
-        engine.stoppable(game.run_chunk, prep, cfg.seed, playout, 1, game.new_aggregates(prep),
-                         rows)
+    # the first call compiles or loads the kernels
+    if conds is not None:
+        playout, _ = find_playout(game, prep, cfg, conds, search)
+    engine.stoppable(game.run_chunk, prep, cfg.seed, playout, 1, game.new_aggregates(prep),
+                     rows)
     fast = user_row(game, rows[0])
     h = engine.stoppable(game.handle, prep, cfg.seed, playout)
     engine.stoppable(h.play_out)

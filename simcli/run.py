@@ -412,9 +412,8 @@ def run_game(cfg: RunConfig, progress: engine.Progress | None = None,
     started = datetime.now(UTC)
     t0 = time.perf_counter()
     prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
-    with engine.slow_notice(5.0, engine.COMPILING):
-        engine.stoppable(game.run_chunk, prep, cfg.seed, 0, 1, game.new_aggregates(prep),
-                         None)  # compile or load
+    engine.stoppable(game.run_chunk, prep, cfg.seed, 0, 1, game.new_aggregates(prep),
+                     None)  # compile or load
     compile_s = time.perf_counter() - t0
     per_playout = None if cfg.chunk_size else seconds_per_playout(game, prep, cfg)
     size = chunk_size_for(game, cfg, per_playout)

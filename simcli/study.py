@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from reports.fairness import seat_fairness
 from reports.study import verdict, verdict_row, write_study
-from simcli import __version__, engine
+from simcli import __version__, engine, warmup
 from simcli.analysis import core_of, metrics_of
 from simcli.errors import UserError
 from simcli.registry import GAMES, get_game
 from simcli.run import build_config, check_seed, check_target_ci, run_game
 from simcli.runfolder import RunFolder, load_finished, write_json
 from simcli.skill import skill_table
-from simcli.strongest import strongest_balance
+from simcli.strongest import strongest_balance, strongest_policy
 
 DEFAULT_TARGET = 0.005
 QUICK_TARGET = 0.01
@@ -25,24 +24,16 @@ SKILL_SEEDS = 5_000
 QUICK_SKILL_SEEDS = 1_000
 
 
-def warm_up(names: list[str], threads: int) -> subprocess.Popen | None:
-    """Compile (or load from the cache) the kernels of these games in a second process
-    (the first game's search path, then each later game's fast path and search path), so
-    that on a fresh install compiling overlaps with playing. Nothing when only one thread
-    is used. The numba cache is shared, so the study's own process then loads what this
-    one compiled."""
+def warm_up(names: list[str], threads: int) -> list[subprocess.Popen]:
+    """Compile (or load from the cache) the kernels of these games in background processes
+    (one per thread beyond the first), in the order the study needs them, except the
+    first game's fast path, which the study's own process compiles at once: compiling
+    overlaps with playing, and the cache's per-entry lock keeps any entry from being
+    compiled twice. Nothing when only one thread is used."""
     if threads < 2 or not names:
-        return None
-    code = ("from simcli.bench import first_call, first_search_call\n"
-            "from simcli.registry import GAMES\n"
-            f"for k, name in enumerate({names!r}):\n"
-            "    if k:\n        first_call(GAMES[name])\n"
-            "    first_search_call(GAMES[name])\n")
-    try:
-        return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    except OSError:
-        return None
+        return []
+    todo = warmup.items(names)[1:]
+    return warmup.spawn(todo, min(threads - 1, os.cpu_count() or 1))
 
 
 def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | None,
@@ -72,20 +63,25 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
     t0 = time.perf_counter()
     entries = []
     warming = warm_up(names, threads or engine.default_threads())
+    progress = progress or engine.Progress()
     try:
-        for name in names:
+        for k, name in enumerate(names, 1):
             game = get_game(name)
+            place = f"study {k}/{len(names)} {game.title}"
+            progress.stage(f"{place}: balance run ({game.default_policy})")
             _, cfg = build_config(
                 name, players=None, policy=None, seats=None, n=game.default_n, seed=seed,
                 threads=threads, rules=[], content=None, out=folder.path / name, force=False,
                 save_games=False, chunk_size=None, target_ci=target, html=True)
             result = run_game(cfg, progress)
             manifest, aggs = load_finished(result.folder)
+            progress.stage(f"{place}: skill gaps")
             skills = skill_table(game, cfg.players, QUICK_SKILL_SEEDS if quick else
                                  SKILL_SEEDS, seed, cfg.threads, progress)
             metrics = metrics_of(game, aggs, manifest["players"])
             core = core_of(game, aggs, manifest["players"])
             fair = seat_fairness(core.seat_wins, core.games, game.team_game)
+            progress.stage(f"{place}: strongest player ({strongest_policy(game, skills)})")
             strong = strongest_balance(
                 game, players=cfg.players, default_policy=cfg.seats[0], default_fair=fair,
                 default_metrics=metrics, skills=skills, seed=seed, threads=cfg.threads,
@@ -110,7 +106,5 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
         folder.abort()
         raise
     finally:
-        if warming is not None and warming.poll() is None:
-            warming.terminate()
-            warming.wait()
+        warmup.stop(warming)
     return final, entries

@@ -480,25 +480,6 @@ def test_value_says_when_denying_an_option_changed_no_game(tmp_path):
     assert rows["own-goal"]["games_changed"] > 0 and rows["own-goal"]["verdict"] == "worth using"
 
 
-def test_a_slow_first_compile_says_so_on_a_terminal(monkeypatch):
-    import io
-    import time
-
-    from simcli import engine
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
-    for tty, pause, said in ((True, 0.3, True), (True, 0.0, False), (False, 0.3, False)):
-        err = Terminal() if tty else io.StringIO()
-        monkeypatch.setattr(sys, "stderr", err)
-        with engine.slow_notice(0.1, "compiling"):
-            time.sleep(pause)
-        time.sleep(0.15)  # a cancelled notice must stay silent after the block too
-        assert ("simcli: compiling" in err.getvalue()) == said, (tty, pause)
-
-
 def test_out_under_a_file_is_named_as_such(tmp_path):
     (tmp_path / "afile").write_text("mine")
     r = invoke("run", "samsara", "-n", 4, "--out", tmp_path / "afile" / "sub")

@@ -1,0 +1,54 @@
+"""Saying when the kernels compile: once per game and path, on stderr, on a terminal or
+in a pipe ("simcli: compiling Samsara's kernels (first use on this machine; ...)")."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import kernels
+
+_said: set[str] = set()
+_lock = threading.Lock()
+_installed = False
+SHARED = {"kernels.dice": "the dice odds", "kernels.katana_combat": "the combat odds",
+          "kernels.search_toys": "the search's test games"}
+
+
+def what(module: str) -> str | None:
+    """The kernels a module's compile is about, in words: "Samsara's kernels", "Samsara's
+    search player", "the dice odds kernels"; None for a small shared helper called from
+    Python (the random streams' set-up: well under a second, not worth a line)."""
+    if module in SHARED:
+        return f"{SHARED[module]} kernels"
+    parts = module.split(".")
+    if len(parts) < 3:
+        return None
+    from simcli.registry import _LOADED
+
+    name = parts[1].replace("_", "-")
+    title = _LOADED[name].title if name in _LOADED else name
+    return f"{title}'s search player" if parts[2] == "search_play" else f"{title}'s kernels"
+
+
+def notice(module: str, seconds: float | None) -> None:
+    """Print the start of a compile once per game and path (kernels.COMPILE_LISTENERS)."""
+    if seconds is not None:
+        return
+    key = what(module)
+    if key is None:
+        return
+    with _lock:
+        if key in _said:
+            return
+        _said.add(key)
+    print(f"simcli: compiling {key} (first use on this machine: later runs load them "
+          f"from the cache)...", file=sys.stderr, flush=True)
+
+
+def install() -> None:
+    """Announce compiles in this process (the command line calls it; numba not loaded)."""
+    global _installed
+    if not _installed:
+        kernels.COMPILE_LISTENERS.append(notice)
+        _installed = True
