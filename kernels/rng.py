@@ -227,7 +227,7 @@ def roll_top2(state, k, faces):
     t2 = 0
     bits = state[_BITS]
     if bits > 0 and k * np.int64(bits) <= 64:
-        return top2_of(next_u64(state), k, bits)
+        return top2_of(next_u64(state), k, np.int64(bits))
     for _ in range(k):
         d = below(state, faces) + 1
         t2 = max(t2, min(t1, d))

@@ -107,7 +107,7 @@ def new_high_card() -> HighCard:
 
 @kernel
 def high_card_setup(st, seed, playout):
-    seed_lanes(st.rng, seed, playout)
+    seed_lanes(st.rng, np.uint64(seed), playout)  # seeds are uint64, as in the games
     for i in range(10):
         st.deck[i] = i
     shuffle(st.rng[2], st.deck, 10)

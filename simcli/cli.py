@@ -74,10 +74,12 @@ class SimcliGroup(TyperGroup):
         """Run the app; user errors print one line and exit 2; Ctrl-C exits 130, SIGTERM
         (and SIGHUP) stop the same way and exit 128 + the signal number."""
         previous = _catch_stop_signals()
-        compiling.install()
+        argv = sys.argv[1:] if args is None else list(args)
+        quiet = bool({"-q", "--quiet"} & set(argv))  # --quiet: no compile notice either
         try:
-            rv = super().main(args=args, prog_name=prog_name or "simcli",
-                              complete_var=complete_var, standalone_mode=False, **extra)
+            with compiling.announced(not quiet):
+                rv = super().main(args=args, prog_name=prog_name or "simcli",
+                                  complete_var=complete_var, standalone_mode=False, **extra)
         except UserError as exc:
             _error(str(exc))
         except ClickError as exc:
@@ -162,7 +164,8 @@ def _yes_option():
 # Options shared by several commands (one declaration, the same help everywhere).
 ThreadsOpt = Annotated[int | None, typer.Option("--threads", "-t",
                                                 help="Worker threads. Default: all cores.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q",
+                                         help="No progress bar and no compile notices.")]
 YesOpt = Annotated[bool, _yes_option()]
 SeedOpt = Annotated[int, seed_option()]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p",
@@ -306,7 +309,7 @@ def root(
 @app.command()
 def warmup(
     game_names: Annotated[list[str] | None, typer.Argument(
-        metavar="[GAME]...", help="Games to compile. Default: every game.")] = None,
+        metavar="GAME", help="Games to compile. Default: every game.")] = None,
     search: Annotated[bool, typer.Option(
         "--search/--no-search", help="Also the search players' kernels.")] = True,
     jobs: Annotated[int | None, typer.Option(

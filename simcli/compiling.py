@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import kernels
 
 _said: set[str] = set()
 _lock = threading.Lock()
-_installed = False
 SHARED = {"kernels.dice": "the dice odds", "kernels.katana_combat": "the combat odds",
           "kernels.search_toys": "the search's test games"}
 
@@ -46,9 +47,14 @@ def notice(module: str, seconds: float | None) -> None:
           f"from the cache)...", file=sys.stderr, flush=True)
 
 
-def install() -> None:
-    """Announce compiles in this process (the command line calls it; numba not loaded)."""
-    global _installed
-    if not _installed:
-        kernels.COMPILE_LISTENERS.append(notice)
-        _installed = True
+@contextmanager
+def announced(on: bool = True) -> Iterator[None]:
+    """Within this block (a command), announce compiles (numba is not loaded for it)."""
+    if not on:
+        yield
+        return
+    kernels.COMPILE_LISTENERS.append(notice)
+    try:
+        yield
+    finally:
+        kernels.COMPILE_LISTENERS.remove(notice)

@@ -123,13 +123,13 @@ def test_monte_carlo_with_uma_three_way():
 
 def test_streams_are_keyed_by_seed_and_index():
     s1, s2 = new_state(8), new_state(8)
-    seed_stream(s1, 7, 1000)
-    seed_stream(s2, 7, 1000)
+    seed_stream(s1, np.uint64(7), 1000)
+    seed_stream(s2, np.uint64(7), 1000)
     a = [die(s1, 8) for _ in range(50)]
     assert a == [die(s2, 8) for _ in range(50)]
-    seed_stream(s2, 7, 1001)
+    seed_stream(s2, np.uint64(7), 1001)
     assert a != [die(s2, 8) for _ in range(50)]
-    seed_stream(s2, 8, 1000)
+    seed_stream(s2, np.uint64(8), 1000)
     assert a != [die(s2, 8) for _ in range(50)]
 
 

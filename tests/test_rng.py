@@ -40,9 +40,9 @@ def draws(seed, first, streams, lane_step, per_stream):
     st = new_state(8)
     for i in range(streams):
         if lane_step:
-            seed_lane(st, seed, first, i)
+            seed_lane(st, np.uint64(seed), first, i)
         else:
-            seed_lane(st, seed, first + i, 0)
+            seed_lane(st, np.uint64(seed), first + i, 0)
         for j in range(per_stream):
             out[i, j] = next_u64(st)
     return out
@@ -50,12 +50,12 @@ def draws(seed, first, streams, lane_step, per_stream):
 
 def test_block_and_resume_give_the_streams_draws():
     st = new_state(8)
-    seed_lane(st, 11, 5, STREAM_LANE)
+    seed_lane(st, np.uint64(11), 5, STREAM_LANE)  # seeds are uint64, as in the kernels
     seq = [next_u64(st) for _ in range(5)]
-    a, b = stream_block(11, 5, STREAM_LANE, 0)
+    a, b = stream_block(np.uint64(11), 5, STREAM_LANE, 0)
     assert [a, b] == seq[:2]
     for used in (0, 1, 2):
-        stream_at(st, 11, 5, STREAM_LANE, used, b)
+        stream_at(st, np.uint64(11), 5, STREAM_LANE, used, b)
         assert [next_u64(st) for _ in range(5 - used)] == seq[used:]
 
 

@@ -19,7 +19,7 @@ NO_FORBID = np.zeros((2, 0), np.bool_)
 def nim_choice(heap, budget=400, seed=1, forbid=NO_FORBID, c=1.0, max_rollout=0):
     st = T.new_nim(heap)
     ws = search.new_workspace(budget, T.new_nim(heap), 8, 2)
-    search.seed_search(ws, seed, 0, 0)
+    search.seed_search(ws, np.uint64(seed), 0, 0)
     return int(search.mcts_choose(st, ws, forbid, budget, c, 0, max_rollout))
 
 
@@ -35,7 +35,7 @@ def test_cut_rollouts_use_the_games_evaluation(heap, best):
     winning move, with far fewer simulated moves."""
     st = T.new_nim(heap)
     ws = search.new_workspace(400, T.new_nim(heap), 8, 2)
-    search.seed_search(ws, 1, 0, 0)
+    search.seed_search(ws, np.uint64(1), 0, 0)
     assert search.mcts_choose(st, ws, NO_FORBID, 400, 1.0, 0, 1) == best
     assert ws.moves[0] < 400 * 6
 
@@ -43,7 +43,7 @@ def test_cut_rollouts_use_the_games_evaluation(heap, best):
 def test_simulated_moves_are_counted():
     st = T.new_nim(9)
     ws = search.new_workspace(50, T.new_nim(9), 8, 2)
-    search.seed_search(ws, 1, 0, 0)
+    search.seed_search(ws, np.uint64(1), 0, 0)
     search.mcts_choose(st, ws, NO_FORBID, 50, 1.0, 0, 0)
     assert 50 * 3 <= ws.moves[0] <= 50 * 9
 
@@ -68,7 +68,7 @@ def hc_choices(card0, card1, seeds=range(40), budget=200):
         T.high_card_setup(st, 5, 0)
         st.card[0], st.card[1] = card0, card1
         ws = search.new_workspace(budget, T.new_high_card(), 4, 2)
-        search.seed_search(ws, seed, 0, 0)
+        search.seed_search(ws, np.uint64(seed), 0, 0)
         out.append(int(search.mcts_choose(st, ws, NO_FORBID, budget, 0.7, 0, 0)))
     return out
 
