@@ -408,10 +408,24 @@ def test_moksha_in_a_match_gives_four_points_each():
 MOKSHA_SQUARE = frozenset((1 - lane, k) for lane, k in MOKSHA)
 
 
-def test_match_moksha_in_the_extra_turn_leaves_the_start_player_the_winner():
-    """The extra turn only evens the turns: the start player is already at the centre, so
-    a Moksha in it is a failed extra turn (distance points), not a 4-4 draw."""
+def test_match_moksha_in_the_extra_turn_is_a_four_four_draw_as_printed():
+    """'Regardless of the scoring track, the game then ends immediately in a draw with four
+    points for each player': a Moksha in the extra turn too (the default)."""
     game = handle(match="competition")
+    game.set_position(MOKSHA_SQUARE, (6, 3), to_move=1, game=0, extra=True, dice=(6, 6))
+    assert game.observation(1)["extra_turn"]
+    assert game.legal_actions() == [R.MOKSHA]
+    game.apply(R.MOKSHA)
+    st = game.st
+    assert st.game_end[0] == End.MOKSHA and st.game_winner[0] == -1
+    assert list(st.points) == [4, 4]
+    assert st.aggs.misc[Misc.EXTRA_MOKSHA] == 1
+
+
+def test_match_moksha_in_the_extra_turn_can_leave_the_start_player_the_winner():
+    """extra-turn-moksha=start-player-wins: the start player is already at the centre, so
+    a Moksha in the extra turn is a failed extra turn (distance points)."""
+    game = handle(match="competition", extra_turn_moksha="start-player-wins")
     game.set_position(MOKSHA_SQUARE, (6, 3), to_move=1, game=0, extra=True, dice=(6, 6))
     assert game.observation(1)["extra_turn"]
     assert game.legal_actions() == [R.MOKSHA]
@@ -421,7 +435,7 @@ def test_match_moksha_in_the_extra_turn_leaves_the_start_player_the_winner():
     assert list(st.points) == [6 - 3, 0]
     assert st.aggs.misc[Misc.EXTRA_MOKSHA] == 1
     # the same roll outside the extra turn: Moksha, a draw, 4 points each
-    game = handle(match="competition")
+    game = handle(match="competition", extra_turn_moksha="start-player-wins")
     game.set_position(MOKSHA_SQUARE, (5, 3), to_move=1, game=0, dice=(6, 6))
     game.apply(R.MOKSHA)
     assert game.st.game_end[0] == End.MOKSHA and list(game.st.points) == [4, 4]

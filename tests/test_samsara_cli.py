@@ -23,7 +23,8 @@ def test_games_lists_samsara_with_every_rule_option():
     assert g["players"] == "2-2" and set(g["policies"]) == {"random", "greedy", "lookahead"}
     assert {r["name"]: r["default"] for r in g["rules"]} == {
         "match": "single", "re-entry": "both-empty", "opponent-goal": "forbidden",
-        "arc": "step", "same-marble": "each-die", "single-die": "play-either"}
+        "arc": "step", "same-marble": "each-die", "single-die": "play-either",
+        "extra-turn-moksha": "draw"}
     choices = {r["name"]: r["choices"] for r in g["rules"]}
     assert choices["opponent-goal"] == ["forbidden", "scores-for-owner",
                                         "allowed-scores-nothing"]

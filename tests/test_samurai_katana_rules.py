@@ -1,10 +1,11 @@
 """Samurai & Katana rules driven through the Python handle on hand-built positions: combat
 points (a castle doubles its owner's weaker card, the mountain's +1, at most 4 samurai
 count, allied ones included, a tie leaves the defender holding), losses capped at 4,
-purchase costs and limits.
+purchase costs and limits; Emperor and Shogun tie-breaks at any koku.
 (Province Honor and the Emperor/Shogun selection: tests/test_samurai_katana_campaign.py.)"""
 
 import numpy as np
+import pytest
 
 from kernels.samurai_katana import rules as K
 from tests.test_samurai_katana_campaign import World
@@ -68,10 +69,10 @@ def test_at_most_four_samurai_count():
     assert w.where("owari") == (0, 1 + 5 - 2, 0)  # 2 swords: 2 attackers died
 
 
-def alliance_attack(moved, left):
+def alliance_attack(moved, left, rules=()):
     """Clan 0 attacks Mino from Owari with `moved` samurai, `left` staying in Owari (its
     allies: land-adjacent), holding 2 Ashigaru and the Alliance (4; 3 as a combat card)."""
-    w = World()
+    w = World(rules=rules)
     w.own("owari", 0, moved + left)
     w.own("mino", 1, 1)
     w.own("hida", 1, 1)
@@ -98,6 +99,14 @@ def test_allied_samurai_count_within_the_four_samurai_cap():
     assert w.move(0, "owari", "mino", 4)
     assert side_points(w) == [4, 4]
     assert w.where("mino")[0] == 0  # 4 + 4 against 4 + 3: the attacker wins
+
+
+def test_allied_samurai_count_on_top_of_the_cap_with_the_option():
+    """--rule alliance=on-top: up to 4 allied samurai count beyond the 4-samurai cap."""
+    on_top = ["alliance=on-top"]
+    assert alliance_attack(4, 3, on_top)[0] == 1 + 1 + 3  # played as a special: 3 allies
+    assert alliance_attack(1, 4, on_top)[0] == 1 + 1 + 4  # all 4 allies
+    assert alliance_attack(1, 6, on_top)[0] == 1 + 1 + 4  # at most 4
 
 
 def test_losses_are_capped_at_four():
@@ -169,3 +178,53 @@ def test_the_emperor_and_the_shogun_are_named_after_the_last_activation():
     assert any(e.kind == "offices" and e.detail == "Emperor seat 3, Shogun seat 4"
                for e in w.h.log())
     assert w.h.phase() == "discard" and w.h.current_player() == 2  # phase 4 from him
+
+
+@pytest.mark.parametrize("koku", [(913, 379, 268, 600), (300, 256, 255, 257),
+                                  (100_000, 1 << 40, (1 << 40) - 1, 99_999)])
+def test_emperor_and_shogun_ties_are_broken_by_koku_at_any_amount(koku):
+    """'If several players are tied, it is the one with the fewest clan points, cities,
+    then the fewest koku and finally the fewest samurai' (the Shogun the other way): koku
+    decide at any amount (a key packing koku into 8 bits named the wrong clan above 255)."""
+    w = World()
+    # equal Honor in pairs, one minor city each (1 clan point): koku decide; the clan with
+    # the koku to win each office has the samurai to lose it, were koku not compared
+    for tid, p, samurai in (("owari", 0, 1), ("mino", 1, 1), ("kai", 2, 3), ("yamato", 3, 3)):
+        w.own(tid, p, samurai)
+    for p, h in enumerate((8, 2, 2, 8)):
+        w.pl[p, K.PL_HONOR] = h
+    w.settle()
+    for p, k in enumerate(koku):
+        w.pl[p, K.PL_KOKU] = k
+    w.activate(3)  # the turn's last activation: phase 3 follows its end
+    w.st.cx[K.CX_ITER] = w.P - 1
+    w.h.apply(int(K.PASS))
+    fewest = 1 if koku[1] < koku[2] else 2
+    most = 0 if koku[0] > koku[3] else 3
+    assert w.gs[K.G_EMP] == fewest and w.gs[K.G_SHOGUN] == most
+    assert any(e.kind == "offices"
+               and e.detail == f"Emperor seat {fewest + 1}, Shogun seat {most + 1}"
+               for e in w.h.log())
+
+
+def test_the_end_of_game_order_compares_every_field_uncapped():
+    """'Most Honor wins; ties by clan points, cities, territories, castles, samurai': clan
+    points above 63 still count (a packed key capped them), and castles come before
+    samurai."""
+    w = World()
+    for tid, p, samurai, castle in (("owari", 0, 1, False), ("mino", 1, 3, False),
+                                    ("kai", 2, 1, True), ("yamato", 3, 5, False)):
+        w.own(tid, p, samurai, castle=castle)
+    w.settle()
+    for p, (h, cp) in enumerate(((10, 70), (10, 64), (0, 1), (0, 1))):
+        w.pl[p, K.PL_HONOR] = h
+        w.pl[p, K.PL_CP] = cp
+    assert w.h.outcome()["winners"] == [1]  # more clan points (the other has more samurai)
+    for p, h in enumerate((0, 0, 10, 10)):
+        w.pl[p, K.PL_HONOR] = h
+    assert w.h.outcome()["winners"] == [3]  # a castle (the other has more samurai)
+    w.pl[:, K.PL_HONOR] = 10
+    w.pl[:, K.PL_CP] = 70
+    w.bd[K.CASTLE, w.t("kai")] = 0
+    w.bd[K.SAM, :] = np.where(w.bd[K.OWNER] >= 0, 2, 0)
+    assert w.h.outcome()["winners"] == [1, 2, 3, 4]  # equal after every tie-break: shared

@@ -750,6 +750,33 @@ def test_reshuffle_timing(rule, reshuffles):
     assert t.g["reshuffles"] == reshuffles and t.honor(2) == 3 - reshuffles
 
 
+def test_when_empty_reshuffles_only_after_the_last_card_is_drawn():
+    """reshuffle=when-empty: the deck's last card is drawn; then, the deck being empty, the
+    discards are reshuffled (the reshuffle fired with that card still in the deck)."""
+    t = Pos(4, deck=["Bo", "Parry"], disc=["Bokken", "Geisha", "Shuriken"],
+            rules=["reshuffle=when-empty"])
+    before = len(t.h.log())
+    t.start(0)  # seat 1 draws 2: the Parry, the Bo; the deck is then empty
+    log = [e for e in t.h.log()[before:] if e.kind in ("draw", "reshuffle")]
+    assert [e.kind for e in log] == ["draw", "draw", "reshuffle"], log
+    assert log[-1].detail.startswith("the deck is empty: 3 discards reshuffled")
+    assert t.g["reshuffles"] == 1 and t.g["deck_n"] == 3 and t.g["disc_n"] == 0
+    assert t.hand_of(0) == Counter({"Parry": 1, "Bo": 1}) and t.total_cards() == 5
+
+
+def test_when_empty_a_reshuffle_that_takes_the_last_honor_ends_the_game_at_once():
+    """The drawn card is in hand before the reshuffle; the reshuffle takes seat 2's last
+    Honor and nothing is drawn after it."""
+    t = Pos(4, deck=["Parry"], disc=["Bokken"], honor=[3, 1, 3, 3],
+            rules=["reshuffle=when-empty"])
+    before = len(t.h.log())
+    t.start(0)  # seat 1 draws the Parry: the deck is then empty
+    kinds = [e.kind for e in t.h.log()[before:] if e.kind in ("draw", "reshuffle", "end")]
+    assert kinds == ["draw", "reshuffle", "end"], kinds
+    assert t.end == End.HONOR_DECK and t.honor(1) == 0 and t.h.is_over()
+    assert t.hand_of(0) == Counter({"Parry": 1})
+
+
 def test_nothing_to_draw_and_nothing_to_reshuffle_costs_no_honor():
     t = Pos(4, deck=[]).start(0)
     assert t.hand_of(0) == Counter() and t.honor(0) == 3 and t.misc[Misc.EMPTY_DRAWS] == 1

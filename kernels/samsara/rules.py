@@ -34,8 +34,9 @@ Competition (PI_MATCH): a playout is a match of two games, seat 0 starting the f
 seat 1 the second; when the start player's track reaches the centre first on its own turn,
 the other player has one more turn (the turns are then even; a goal the other player
 scores for the start player under opponent-goal=scores-for-owner ends the game at once);
-a Moksha in that extra turn leaves the start player alone at the centre (End.EXTRA_FAIL,
-not a 4-4 draw); points per game as the competition rules say.
+a Moksha in that extra turn ends the game in a 4-4 draw as the rulebook prints it
+("regardless of the scoring track"), or with PI_EXTRA_WIN leaves the start player alone at
+the centre (End.EXTRA_FAIL); points per game as the competition rules say.
 
 Random streams: lane j of `kernels.rng.seed_lanes` is player j's (its dice and its random
 choices); in rotation r player j sits at seat (j + r) % 2 (`State.lane`), so a mirrored
@@ -84,7 +85,8 @@ PI_MOKSHA_POINTS = 6
 PI_MAX_TURNS = 7  # safety cap per game
 PI_TOP_K = 8  # lookahead: candidate turns examined
 PI_MARBLES = 9
-N_PI = 10
+PI_EXTRA_WIN = 10  # 1: a Moksha in a match's extra turn leaves the start player the winner
+N_PI = 11
 
 # PI_OPP_GOAL values
 OPP_FORBIDDEN = 0
@@ -994,10 +996,11 @@ def apply(st, a):
     if a & MOKSHA:
         end = np.int64(End.MOKSHA)
         winner = np.int64(-1)
-        if st.extra[0]:  # the start player is at the centre alone: the extra turn fails
-            end = np.int64(End.EXTRA_FAIL)
-            winner = st.starter[0]
-            st.aggs.misc[Misc.EXTRA_MOKSHA] += 1
+        if st.extra[0]:  # a Moksha in the extra turn: a draw as printed, or (option) a
+            st.aggs.misc[Misc.EXTRA_MOKSHA] += 1  # failed extra turn, the start player wins
+            if st.pi[PI_EXTRA_WIN] == 1:
+                end = np.int64(End.EXTRA_FAIL)
+                winner = st.starter[0]
     else:
         end, winner = play_turn(st, a)
         if end < 0 and st.turns[0] >= st.pi[PI_MAX_TURNS]:

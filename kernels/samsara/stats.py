@@ -62,7 +62,7 @@ class Misc(IntEnum):
     SINGLE_DIE = 2  # turns where only one die could be played
     CAPPED = 3  # playouts with a game stopped by the safety cap
     FALLBACK = 4  # random turns drawn from the listed turns after the sampler gave up
-    EXTRA_MOKSHA = 5  # match: extra turns with no legal turn (the start player wins)
+    EXTRA_MOKSHA = 5  # match: extra turns with no legal turn (Moksha in the extra turn)
 
 
 class Cluster(IntEnum):

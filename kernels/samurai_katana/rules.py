@@ -150,7 +150,8 @@ PI_KYOTO = 19
 PI_TRACE = 20  # games with index below this are traced turn by turn
 PI_TIE_DRAW = 21  # cards a defender draws after a tie (2 by default)
 PI_JUSTICE_OTHERS = 22  # Shogunal Justice may defend another clan (the printed option)
-N_PI = 23
+PI_ALLIANCE_ON_TOP = 23  # 1: Alliance adds up to 4 samurai beyond the 4-samurai cap
+N_PI = 24
 
 # Float parameters (st.pf)
 PF_THRESHOLD = 0  # greedy attacks at this chance of winning or more
@@ -545,10 +546,11 @@ def allies(bd, adj_start, adj, t, p):
 def allied(st, x):
     """The samurai side x's Alliance may add to the battle at bt[BT_TO]: its samurai in
     land-adjacent territories, but own and allied samurai count at most MAX_COUNTED (4)
-    together ("All samurai pieces, with a maximum of 4, are added to your own samurai")."""
+    together ("All samurai pieces, with a maximum of 4, are added to your own samurai"); with
+    PI_ALLIANCE_ON_TOP up to 4 allied samurai count beyond the cap."""
     bt = st.bt
     own = bt[BT_D] if x == bt[BT_Q] else bt[BT_K]
-    room = max(MAX_COUNTED - own, 0)
+    room = MAX_COUNTED if st.pi[PI_ALLIANCE_ON_TOP] else max(MAX_COUNTED - own, 0)
     return np.int64(min(allies(st.bd, st.adj_start, st.adj, bt[BT_TO], x), room))
 
 
@@ -631,29 +633,48 @@ def return_target_ok(bd, pl, pi, t, p):
 
 
 @kernel
-def rank_key(pl, q, bd):
-    """Honor, then clan points, cities, koku, samurai on the board (for Emperor/Shogun)."""
-    on_board = 0
+def rank_cmp(pl, a, b, bd):
+    """Clan a against clan b for Emperor and Shogun: -1 below, 0 equal, 1 above, by Honor,
+    then clan points, cities, koku, samurai on the board (compared field by field: no
+    value is capped)."""
+    if a == b:
+        return np.int64(0)
+    for f in (PL_HONOR, PL_CP, PL_CITIES, PL_KOKU):
+        if pl[a, f] != pl[b, f]:
+            return np.int64(-1) if pl[a, f] < pl[b, f] else np.int64(1)
+    sa = 0
+    sb = 0
     for t in range(bd.shape[1]):
-        if bd[OWNER, t] == q:
-            on_board += bd[SAM, t]
-    return (((pl[q, PL_HONOR] * 64 + min(pl[q, PL_CP], 63)) * 64 + min(pl[q, PL_CITIES], 63))
-            * 256 + min(pl[q, PL_KOKU], 255)) * 256 + min(on_board, 255)
+        if bd[OWNER, t] == a:
+            sa += bd[SAM, t]
+        elif bd[OWNER, t] == b:
+            sb += bd[SAM, t]
+    return np.int64(-1) if sa < sb else np.int64(1) if sa > sb else np.int64(0)
 
 
 @kernel
-def win_key(pl, q, bd):
-    """The end-of-game order: Honor, then clan points, cities, territories, castles,
-    samurai."""
-    castles = 0
-    samurai = 0
+def win_cmp(pl, a, b, bd):
+    """Clan a against clan b in the end-of-game order: -1 below, 0 equal, 1 above, by
+    Honor, then clan points, cities, territories, castles, samurai (no value capped)."""
+    if a == b:
+        return np.int64(0)
+    for f in (PL_HONOR, PL_CP, PL_CITIES, PL_NTERR):
+        if pl[a, f] != pl[b, f]:
+            return np.int64(-1) if pl[a, f] < pl[b, f] else np.int64(1)
+    ca = 0
+    cb = 0
+    sa = 0
+    sb = 0
     for t in range(bd.shape[1]):
-        if bd[OWNER, t] == q:
-            castles += bd[CASTLE, t]
-            samurai += bd[SAM, t]
-    return (((((pl[q, PL_HONOR] * 64 + min(pl[q, PL_CP], 63)) * 64
-               + min(pl[q, PL_CITIES], 63)) * 64 + min(pl[q, PL_NTERR], 63)) * 8
-             + min(castles, 7)) * 128 + min(samurai, 127))
+        if bd[OWNER, t] == a:
+            ca += bd[CASTLE, t]
+            sa += bd[SAM, t]
+        elif bd[OWNER, t] == b:
+            cb += bd[CASTLE, t]
+            sb += bd[SAM, t]
+    if ca != cb:
+        return np.int64(-1) if ca < cb else np.int64(1)
+    return np.int64(-1) if sa < sb else np.int64(1) if sa > sb else np.int64(0)
 
 
 @kernel
@@ -665,26 +686,19 @@ def new_offices(pl, gs, bd, pi, src, seat, log, log_n):
     P = n_players(pl)
     old = gs[G_EMP]
     emp = old
-    bk = rank_key(pl, old, bd)
     for i in range(1, P):
         q = (old + i) % P
-        k = rank_key(pl, q, bd)
-        if k < bk:
-            bk = k
+        if rank_cmp(pl, q, emp, bd) < 0:
             emp = q
     shogun = -1
-    sk = -1
     old_s = gs[G_SHOGUN]
     if old_s >= 0 and old_s != emp and pl[old_s, PL_HONOR] > pl[emp, PL_HONOR]:
         shogun = old_s
-        sk = rank_key(pl, old_s, bd)
     for i in range(P):
         q = (emp + 1 + i) % P
         if q == emp or pl[q, PL_HONOR] <= pl[emp, PL_HONOR]:
             continue
-        k = rank_key(pl, q, bd)
-        if k > sk:
-            sk = k
+        if shogun < 0 or rank_cmp(pl, q, shogun, bd) > 0:
             shogun = q
     gs[G_SHOGUN] = shogun
     gs[G_EMP] = emp
@@ -1840,21 +1854,15 @@ def finish(st):
     misc = ag.misc
     turns = st.gs[G_TURN]
     capped = st.cx[CX_CAPPED] == 1
-    best = -1
-    second = -1
-    winner = -1
+    winner = 0
     shared_win = False
-    for q in range(P):
-        key = win_key(pl, q, bd)
-        if key > best:
-            second = max(second, best)
-            best = key
+    for q in range(1, P):
+        c = win_cmp(pl, q, winner, bd)
+        if c > 0:
             winner = q
             shared_win = False
-        elif key == best:
+        elif c == 0:
             shared_win = True
-        else:
-            second = max(second, key)
     if shared_win:
         winner = -1
         misc[Misc.SHARED] += 1
@@ -1946,11 +1954,12 @@ def outcome(st, out):
     """out[s] = 1.0 for every seat among the winners (all those equal at the top after
     every tie-break share the win), else 0."""
     P = n_players(st.pl)
-    best = -1
-    for q in range(P):
-        best = max(best, win_key(st.pl, q, st.bd))
+    top = 0
+    for q in range(1, P):
+        if win_cmp(st.pl, q, top, st.bd) > 0:
+            top = q
     for q in range(out.shape[0]):
-        out[q] = 1.0 if q < P and win_key(st.pl, q, st.bd) == best else 0.0
+        out[q] = 1.0 if q < P and win_cmp(st.pl, q, top, st.bd) == 0 else 0.0
 
 
 # --- legal actions and options -------------------------------------------------------------------

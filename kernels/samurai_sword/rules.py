@@ -573,10 +573,16 @@ def draw_card(t, p):
         if g.end != End.NONE:
             return NONE
     g.deck_n -= 1
-    c = g.deck[g.deck_n]
-    if g.param[PI_RESHUFFLE_NOW] == 1 and g.deck_n == 0:
+    return g.deck[g.deck_n]
+
+
+@kernel
+def after_draw(t):
+    """With reshuffle=when-empty: once a drawn card has gone where it goes (a hand, the
+    discard pile), an empty deck is reshuffled at once (unless the game is over)."""
+    g = t.game[0]
+    if g.param[PI_RESHUFFLE_NOW] == 1 and g.deck_n == 0 and g.end == End.NONE:
         reshuffle(t)
-    return c
 
 
 @kernel
@@ -591,6 +597,7 @@ def draw_to(t, p, k):
             return
         give(t, p, c)
         note(t, p, EV_DRAW, c, NIL, NIL, NIL)
+        after_draw(t)
 
 
 # --- wounds, defeat, end ------------------------------------------------------------------
@@ -1006,6 +1013,7 @@ def bushido_flip(t, p):
     if c >= 0:
         to_discard(t, c)
         note(t, p, EV_BUSHIDO_FLIP, c, NIL, NIL, NIL)
+        after_draw(t)
     if g.end != End.NONE:
         g.phase = ST_TURN_END
     elif c < 0 or g.card[CI_EFF, c] != WEAPON:

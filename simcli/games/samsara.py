@@ -71,9 +71,16 @@ RULES = (
         "start player alternating (seat 1 starts game 1, seat 2 game 2), scored by the "
         "competition rules (extra turn for the second player when the start player reached "
         "the centre on its own turn, so both have had as many turns; marbles-on-side "
-        "comparison, distance scoring, Moksha 4-4, but a Moksha in the extra turn leaves the "
-        "start player the winner by the distance). With --mirror the players change seats "
+        "comparison, distance scoring, Moksha 4-4; a Moksha in the extra turn: see "
+        "extra-turn-moksha). With --mirror the players change seats "
         "for the whole match, each keeping its own dice.",
+    ),
+    RuleOption(
+        "extra-turn-moksha", ("draw", "start-player-wins"), "draw",
+        "match=competition: a Moksha in the second player's extra turn ends the game in a "
+        "draw with 4 points each, as the rulebook prints it ('regardless of the scoring "
+        "track'; default), or leaves the start player, already at the centre, the winner by "
+        "the distance (the extra turn failed; this project's earlier reading).",
     ),
     RuleOption(
         "re-entry", ("both-empty", "lowest-empty"), "both-empty",
@@ -365,6 +372,7 @@ class Samsara(Game):
         pi[R.PI_MAX_TURNS] = MAX_TURNS
         pi[R.PI_TOP_K] = TOP_K
         pi[R.PI_MARBLES] = board.marbles
+        pi[R.PI_EXTRA_WIN] = int(rules["extra-turn-moksha"] == "start-player-wins")
         pe = np.zeros(P.N_PE, np.int64)
         pe[P.PE_GOAL] = round(GOAL_VALUE * EVAL_SCALE)
         pe[P.PE_WIN] = WIN_VALUE

@@ -542,7 +542,9 @@ def _side_hist(table: np.ndarray, hands: np.ndarray, weights: np.ndarray, policy
 @lru_cache(maxsize=16)
 def _exact_cached(table_bytes: bytes, shape: tuple[int, int], counts: tuple[int, ...], h: int,
                   pol_a: int, pol_d: int) -> np.ndarray:
-    table = np.frombuffer(table_bytes, np.int64).reshape(shape)
+    # a writable copy: the kernels are compiled for writable arrays (a read-only one would
+    # compile them again)
+    table = np.frombuffer(table_bytes, np.int64).reshape(shape).copy()
     hands, weights = hand_multisets(table, np.array(counts, np.int64), h)
     ha = _side_hist(table, hands, weights, pol_a, False)
     out = np.zeros((KC.MAX_SIZE + 1, KC.MAX_SIZE + 1, 2, 2, KC.N_OS))
@@ -881,6 +883,11 @@ RULES = (
                "self (printed: 'can only be played on oneself'): Shogunal Justice cancels "
                "a card or an attack aimed at its holder; others (the printed optional rule "
                "'may be played to defend another player'): one aimed at any clan."),
+    RuleOption("alliance", ("within-four", "on-top"), "within-four",
+               "Reading of Alliance ('All samurai pieces, with a maximum of 4, are added to "
+               "your own samurai'): allied samurai from adjacent land territories count "
+               "inside the 4-samurai cap with your own (within-four: with 4 of your own it "
+               "adds nothing), or up to 4 of them count on top of your own (on-top)."),
 )
 
 
@@ -956,6 +963,15 @@ class SamuraiKatana(Game):
         "territory or an enemy one its free uprising can clear.",
         "The winner: most Honor, then clan points, cities, territories, castles, samurai; "
         "clans equal on all of them share the win.",
+        "The Emperor: fewest Honor, then fewest clan points, cities, koku, samurai (the "
+        "rulebook's order); the sitting Emperor keeps the office among equals, else the "
+        "first clockwise from him. The Shogun (the rulebook names no tie-break): most "
+        "Honor, then most clan points, cities, koku, samurai; the sitting Shogun keeps the "
+        "office among equals, else the first clockwise from the Emperor. No Shogun while "
+        "no clan has more Honor than the Emperor.",
+        "The rulebook is silent on eliminated clans (none on the board until they return): "
+        "one can be named Emperor (it has the fewest Honor often enough) and can be the "
+        "target of Ninja or Insult, as any clan in the game.",
     )
     supports_mirror = True
     own_metric_names = ("emperor_catch_up", "attacker_win_rate", "kinai_winner",
@@ -1000,6 +1016,7 @@ class SamuraiKatana(Game):
         pi[K.PI_KYOTO_SAFE] = int(rules["kyoto-uprising"] == "forbidden")
         pi[K.PI_TIE_DRAW] = int(rules["tie-draw"])
         pi[K.PI_JUSTICE_OTHERS] = int(rules["shogunal-justice"] == "others")
+        pi[K.PI_ALLIANCE_ON_TOP] = int(rules["alliance"] == "on-top")
         pi[K.PI_HAND] = numbers.hand
         pi[K.PI_START_KOKU] = numbers.start_koku
         pi[K.PI_SAMURAI] = numbers.samurai[k]
