@@ -136,7 +136,7 @@ def test_streams_are_keyed_by_seed_and_index():
 @pytest.mark.parametrize("faces", [6, 8, 10])
 def test_dice_are_uniform(faces):
     s = new_state(faces)
-    seed_stream(s, 1, 0)
+    seed_stream(s, np.uint64(1), 0)
     counts = np.bincount([die(s, faces) for _ in range(60_000)], minlength=faces + 1)
     assert counts[0] == 0 and counts[faces + 1:].sum() == 0
     from scipy.stats import chisquare
@@ -146,7 +146,7 @@ def test_dice_are_uniform(faces):
 
 def test_below_covers_range_without_bias():
     s = new_state(8)
-    seed_stream(s, 2, 0)
+    seed_stream(s, np.uint64(2), 0)
     counts = np.bincount([below(s, 7) for _ in range(70_000)], minlength=7)
     from scipy.stats import chisquare
 
@@ -168,7 +168,7 @@ def test_two_pool_battles_follow_the_streams_like_a_plain_loop(pools):
     want_ties = 0
     s = new_state(8)
     for g in range(count):
-        seed_stream(s, 17, first + g)
+        seed_stream(s, np.uint64(17), first + g)
         tops = []
         for c in pools:
             if c == UMA:

@@ -55,7 +55,7 @@ def test_block_and_resume_give_the_streams_draws():
     a, b = stream_block(np.uint64(11), 5, STREAM_LANE, 0)
     assert [a, b] == seq[:2]
     for used in (0, 1, 2):
-        stream_at(st, np.uint64(11), 5, STREAM_LANE, used, b)
+        stream_at(st, np.uint64(11), 5, STREAM_LANE, used, np.uint64(b))
         assert [next_u64(st) for _ in range(5 - used)] == seq[used:]
 
 
