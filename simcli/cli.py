@@ -74,10 +74,8 @@ class SimcliGroup(TyperGroup):
         """Run the app; user errors print one line and exit 2; Ctrl-C exits 130, SIGTERM
         (and SIGHUP) stop the same way and exit 128 + the signal number."""
         previous = _catch_stop_signals()
-        argv = sys.argv[1:] if args is None else list(args)
-        quiet = bool({"-q", "--quiet"} & set(argv))  # --quiet: no compile notice either
         try:
-            with compiling.announced(not quiet):
+            with compiling.announced():
                 rv = super().main(args=args, prog_name=prog_name or "simcli",
                                   complete_var=complete_var, standalone_mode=False, **extra)
         except UserError as exc:
@@ -164,7 +162,13 @@ def _yes_option():
 # Options shared by several commands (one declaration, the same help everywhere).
 ThreadsOpt = Annotated[int | None, typer.Option("--threads", "-t",
                                                 help="Worker threads. Default: all cores.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q",
+def _quiet(value: bool) -> bool:
+    if value:
+        compiling.silence()
+    return value
+
+
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", callback=_quiet,
                                          help="No progress bar and no compile notices.")]
 YesOpt = Annotated[bool, _yes_option()]
 SeedOpt = Annotated[int, seed_option()]

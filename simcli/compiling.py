@@ -12,6 +12,7 @@ import kernels
 
 _said: set[str] = set()
 _lock = threading.Lock()
+_quiet = False  # set by a command's --quiet for the rest of that command
 SHARED = {"kernels.dice": "the dice odds", "kernels.katana_combat": "the combat odds",
           "kernels.search_toys": "the search's test games"}
 
@@ -34,7 +35,7 @@ def what(module: str) -> str | None:
 
 def notice(module: str, seconds: float | None) -> None:
     """Print the start of a compile once per game and path (kernels.COMPILE_LISTENERS)."""
-    if seconds is not None:
+    if seconds is not None or _quiet:
         return
     key = what(module)
     if key is None:
@@ -47,14 +48,20 @@ def notice(module: str, seconds: float | None) -> None:
           f"from the cache)...", file=sys.stderr, flush=True)
 
 
+def silence() -> None:
+    """No compile notices for the rest of this command (its --quiet)."""
+    global _quiet
+    _quiet = True
+
+
 @contextmanager
-def announced(on: bool = True) -> Iterator[None]:
+def announced() -> Iterator[None]:
     """Within this block (a command), announce compiles (numba is not loaded for it)."""
-    if not on:
-        yield
-        return
+    global _quiet
+    _quiet = False
     kernels.COMPILE_LISTENERS.append(notice)
     try:
         yield
     finally:
         kernels.COMPILE_LISTENERS.remove(notice)
+        _quiet = False

@@ -45,18 +45,12 @@ def compiled() -> dict[str, list[str]]:
     """Every kernel function compiled in this process: its signatures, as text."""
     if "kernels.jit" not in sys.modules:
         return {}
-    from kernels.jit import Kernel
+    from kernels.jit import kernels_in
 
-    seen, out = set(), {}
-    for name, module in list(sys.modules.items()):
-        if not name.startswith("kernels"):
-            continue
-        for value in list(vars(module).values()):
-            if isinstance(value, Kernel) and id(value) not in seen and value.signatures:
-                seen.add(id(value))
-                out[f"{name}.{value.py_func.__name__}"] = [
-                    "\t".join(_key(t) for t in sig) + "\n" + str(sig) for sig in value.signatures]
-    return out
+    modules = [m for name, m in list(sys.modules.items()) if name.startswith("kernels")]
+    return {f"{k.py_func.__module__}.{k.py_func.__name__}":
+            ["\t".join(_key(t) for t in sig) + "\n" + str(sig) for sig in k.signatures]
+            for k in kernels_in(modules) if k.signatures}
 
 
 def duplicates(found: dict[str, list[str]]) -> list[str]:

@@ -632,49 +632,48 @@ def return_target_ok(bd, pl, pi, t, p):
     return not (pi[PI_KYOTO_SAFE] and t == pi[PI_KYOTO])
 
 
+@kernel(inline=True)
+def sign(x, y):
+    """-1, 0 or 1 as x is below, equal to or above y."""
+    return np.int64(-1) if x < y else np.int64(1) if x > y else np.int64(0)
+
+
+@kernel
+def on_board(bd, q, row):
+    """q's total of board row `row` (SAM: samurai, CASTLE: castles) over its territories."""
+    n = 0
+    for t in range(bd.shape[1]):
+        if bd[OWNER, t] == q:
+            n += bd[row, t]
+    return n
+
+
+@kernel
+def pl_cmp(pl, a, b, fields):
+    """Clan a against clan b on the player fields `fields`, in order (sign of the first
+    that differs, 0 when all are equal); no value is capped."""
+    for f in fields:
+        if pl[a, f] != pl[b, f]:
+            return sign(pl[a, f], pl[b, f])
+    return np.int64(0)
+
+
 @kernel
 def rank_cmp(pl, a, b, bd):
-    """Clan a against clan b for Emperor and Shogun: -1 below, 0 equal, 1 above, by Honor,
-    then clan points, cities, koku, samurai on the board (compared field by field: no
-    value is capped)."""
-    if a == b:
-        return np.int64(0)
-    for f in (PL_HONOR, PL_CP, PL_CITIES, PL_KOKU):
-        if pl[a, f] != pl[b, f]:
-            return np.int64(-1) if pl[a, f] < pl[b, f] else np.int64(1)
-    sa = 0
-    sb = 0
-    for t in range(bd.shape[1]):
-        if bd[OWNER, t] == a:
-            sa += bd[SAM, t]
-        elif bd[OWNER, t] == b:
-            sb += bd[SAM, t]
-    return np.int64(-1) if sa < sb else np.int64(1) if sa > sb else np.int64(0)
+    """Clan a against clan b for Emperor and Shogun (-1 below, 0 equal, 1 above): Honor,
+    then clan points, cities, koku, samurai on the board."""
+    c = pl_cmp(pl, a, b, (PL_HONOR, PL_CP, PL_CITIES, PL_KOKU))
+    return c if c != 0 else sign(on_board(bd, a, SAM), on_board(bd, b, SAM))
 
 
 @kernel
 def win_cmp(pl, a, b, bd):
-    """Clan a against clan b in the end-of-game order: -1 below, 0 equal, 1 above, by
-    Honor, then clan points, cities, territories, castles, samurai (no value capped)."""
-    if a == b:
-        return np.int64(0)
-    for f in (PL_HONOR, PL_CP, PL_CITIES, PL_NTERR):
-        if pl[a, f] != pl[b, f]:
-            return np.int64(-1) if pl[a, f] < pl[b, f] else np.int64(1)
-    ca = 0
-    cb = 0
-    sa = 0
-    sb = 0
-    for t in range(bd.shape[1]):
-        if bd[OWNER, t] == a:
-            ca += bd[CASTLE, t]
-            sa += bd[SAM, t]
-        elif bd[OWNER, t] == b:
-            cb += bd[CASTLE, t]
-            sb += bd[SAM, t]
-    if ca != cb:
-        return np.int64(-1) if ca < cb else np.int64(1)
-    return np.int64(-1) if sa < sb else np.int64(1) if sa > sb else np.int64(0)
+    """Clan a against clan b in the end-of-game order (-1 below, 0 equal, 1 above): Honor,
+    then clan points, cities, territories, castles, samurai."""
+    c = pl_cmp(pl, a, b, (PL_HONOR, PL_CP, PL_CITIES, PL_NTERR))
+    if c == 0:
+        c = sign(on_board(bd, a, CASTLE), on_board(bd, b, CASTLE))
+    return c if c != 0 else sign(on_board(bd, a, SAM), on_board(bd, b, SAM))
 
 
 @kernel
