@@ -59,7 +59,7 @@ ZERO = np.int64(0)
 
 
 # --- reading the own hand ----------------------------------------------------------------
-@kernel
+@kernel(inline=True)
 def best_for(hand, hand_n, p, ratings, totals, a, banned):
     """p's samurai in hand (not `banned`) with most dice in ability a (fewest total on
     ties, then lowest index), or -1."""
@@ -75,7 +75,7 @@ def best_for(hand, hand_n, p, ratings, totals, a, banned):
     return best_c
 
 
-@kernel
+@kernel(inline=True)
 def weakest(hand, hand_n, p, totals):
     """p's samurai in hand with the lowest ability total (lowest index on ties)."""
     best_c = NONE
@@ -90,7 +90,7 @@ def weakest(hand, hand_n, p, totals):
     return best_c
 
 
-@kernel
+@kernel(inline=True)
 def random_samurai(hand, hand_n, p, s, banned):
     """A uniformly chosen samurai of p's hand (stream s), not `banned` unless it is the
     only one."""
@@ -112,7 +112,7 @@ def random_samurai(hand, hand_n, p, s, banned):
     return NONE
 
 
-@kernel
+@kernel(inline=True)
 def n_declarable(forbid, p):
     """How many abilities p may declare (0 when every one is forbidden)."""
     n = 0
@@ -121,13 +121,13 @@ def n_declarable(forbid, p):
     return n
 
 
-@kernel
+@kernel(inline=True)
 def declarable(forbid, p, a, n_ok):
     """Whether p may declare ability a (n_ok = n_declarable: 0 lifts the ban)."""
     return n_ok == 0 or not forbid[p, OPT_ABILITY + a]
 
 
-@kernel
+@kernel(inline=True)
 def declare_random(p, s, forbid):
     """Any ability p may declare, uniformly (stream s)."""
     n_ok = n_declarable(forbid, p)
@@ -142,7 +142,7 @@ def declare_random(p, s, forbid):
     return ZERO
 
 
-@kernel
+@kernel(inline=True)
 def declare_greedy(hand, hand_n, p, ratings, s, forbid):
     """The ability of p's best samurai in hand (best single rating, then total) among
     those p may declare; any of them at random when p holds no samurai."""
@@ -170,7 +170,7 @@ def declare_greedy(hand, hand_n, p, ratings, s, forbid):
 
 
 # --- decisions ---------------------------------------------------------------------------
-@kernel
+@kernel(inline=True)
 def field_random(st, p, s, forbid):
     """Any samurai in hand, then no card or any before-rolling card p holds, uniformly."""
     c = random_samurai(st.hand, st.hand_n, p, s, NONE)
@@ -184,7 +184,7 @@ def field_random(st, p, s, forbid):
     return 3 * c + b
 
 
-@kernel
+@kernel(inline=True)
 def field_greedy(st, p, forbid):
     """The samurai with most dice in the declared ability; Uma (with the weakest samurai)
     or Ninjutsu when the exact odds say the card gains more than the margin against the
@@ -226,7 +226,7 @@ def field_greedy(st, p, forbid):
     return 3 * c
 
 
-@kernel
+@kernel(inline=True)
 def offer_random(st, p, s, forbid):
     """Uniform among passing and each playable after-rolling card (Bushido: each target)."""
     can_ronin, can_med, can_bush = offer_options(st, p)
@@ -257,7 +257,7 @@ def offer_random(st, p, s, forbid):
     return PASS
 
 
-@kernel
+@kernel(inline=True)
 def share_after_reroll(st, p, q):
     """Expected share of the round for p if q rerolls its dice, the others unchanged
     (exact, from the table of a pool's two highest dice)."""
@@ -289,7 +289,7 @@ def share_after_reroll(st, p, q):
     return total
 
 
-@kernel
+@kernel(inline=True)
 def offer_greedy(st, p, forbid):
     """Ronin when losing; Bushido on itself or a leader when an exact reroll calculation
     gains more than the margin; Medicine when losing; else pass (after a tiebreaker,
@@ -318,7 +318,7 @@ def offer_greedy(st, p, forbid):
     return PASS
 
 
-@kernel
+@kernel(inline=True)
 def choose(st, forbid):
     """The action the seat to act chooses under its policy (st.pol)."""
     p = st.actor[0]

@@ -296,7 +296,7 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
 
 
 # --- helpers on a few arrays --------------------------------------------------------------
-@kernel
+@kernel(inline=True)
 def count_samurai(hand, hand_n, p):
     """Number of samurai in p's hand."""
     c = 0
@@ -305,7 +305,7 @@ def count_samurai(hand, hand_n, p):
     return c
 
 
-@kernel
+@kernel(inline=True)
 def find(hand, hand_n, p, code):
     """Position of card `code` in p's hand, or -1."""
     for i in range(hand_n[p]):
@@ -314,7 +314,7 @@ def find(hand, hand_n, p, code):
     return NONE
 
 
-@kernel
+@kernel(inline=True)
 def take(hand, hand_n, p, i):
     """Remove and return the card at position i of p's hand (the last card fills the gap)."""
     code = hand[p, i]
@@ -323,14 +323,14 @@ def take(hand, hand_n, p, i):
     return code
 
 
-@kernel
+@kernel(inline=True)
 def put(pile, pile_n, p, code):
     """Put a card on top of p's pile (a hand, a Hall of Honor)."""
     pile[p, pile_n[p]] = code
     pile_n[p] += 1
 
 
-@kernel
+@kernel(inline=True)
 def has_samurai(pile, pile_n, p):
     """Whether p's pile holds a samurai."""
     found = False
@@ -339,7 +339,7 @@ def has_samurai(pile, pile_n, p):
     return found
 
 
-@kernel
+@kernel(inline=True)
 def next_part(part, n, after):
     """The first seat after `after` that fights this round, or -1."""
     for p in range(after + 1, n):
@@ -348,7 +348,7 @@ def next_part(part, n, after):
     return NONE
 
 
-@kernel
+@kernel(inline=True)
 def drafter(pick, n, snake):
     """Seat that makes pick number `pick` (from 0) among n: clockwise rotation, or snake
     (every other round backwards)."""
@@ -358,14 +358,14 @@ def drafter(pick, n, snake):
     return pos
 
 
-@kernel
+@kernel(inline=True)
 def discard(disc, disc_n, code):
     """Put a card on the shared discard pile."""
     disc[disc_n[0]] = code
     disc_n[0] += 1
 
 
-@kernel
+@kernel(inline=True)
 def refill(st, p):
     """p draws back up to the hand size; a full hand that holds no samurai is reshuffled.
 
@@ -400,14 +400,14 @@ def refill(st, p):
 
 
 # --- what a player may read besides its own hand and draw pile ----------------------------
-@kernel
+@kernel(inline=True)
 def before_cards_allowed(st):
     """Whether before-rolling cards may be played this round (not in the first battle,
     not in an uncontested round)."""
     return st.rnd[0] > 0 and st.npart[0] >= 2
 
 
-@kernel
+@kernel(inline=True)
 def rival_best_remaining(st, q, a):
     """The most dice seat q could field in ability a from its samurai not yet seen on the
     table when this round's fielding began: every drafted card and every card played is
@@ -428,7 +428,7 @@ def rival_best_remaining(st, q, a):
     return top
 
 
-@kernel
+@kernel(inline=True)
 def leaders(st):
     """Bit mask of the seats that would win the round as it lies: the tiebreaker's winner
     once rolled (after_tb), else the top group on the dice (public)."""
@@ -437,7 +437,7 @@ def leaders(st):
     return top_group(st.t1, st.t2, st.nd, st.part, st.players[0])
 
 
-@kernel
+@kernel(inline=True)
 def offer_options(st, p):
     """(Ronin, Medicine, Bushido): which after-rolling cards p may play now (after a
     tiebreaker, with after_tb: no Bushido)."""
@@ -500,7 +500,7 @@ def setup(st, seed, playout):
     st.actor[0] = drafter(ZERO, st.players[0], st.snake[0])
 
 
-@kernel
+@kernel(inline=True)
 def draft_pick(st, c):
     """The drafter takes face-up samurai c into its clan; after the last pick the last
     drafter declares first."""
@@ -543,7 +543,7 @@ def deal_hands(st):
 
 
 # --- Clan Conflict -----------------------------------------------------------------------
-@kernel
+@kernel(inline=True)
 def begin_round(st):
     """Start a Clan Conflict round (the declarer is to act), or end the Clan Conflict
     when no clan (or, with lone_end, one clan) still holds a samurai."""
@@ -582,7 +582,7 @@ def begin_round(st):
     st.actor[0] = st.declarer[0]
 
 
-@kernel
+@kernel(inline=True)
 def field_samurai(st, a):
     """The actor puts samurai a // 3 face down, with before-rolling card a % 3 - 1."""
     p = st.actor[0]
@@ -602,7 +602,7 @@ def field_samurai(st, a):
         st.auto[0] = GO_REVEAL
 
 
-@kernel
+@kernel(inline=True)
 def reveal_and_roll(st):
     """The fielded samurai are turned up; an uncontested round is won at once, otherwise
     every fighter rolls (Uma, Ninjutsu) and the after-rolling offers begin."""
@@ -649,7 +649,7 @@ def reveal_and_roll(st):
     st.auto[0] = GO_OFFER if st.rnd[0] > 0 else GO_RESOLVE
 
 
-@kernel
+@kernel(inline=True)
 def next_offer(st):
     """Offer after-rolling cards to the next fighter holding one (seat order from the
     declarer, pass after pass until a pass plays none), or resolve the round (after_tb:
@@ -677,7 +677,7 @@ def next_offer(st):
         st.offer[0] = 0
 
 
-@kernel
+@kernel(inline=True)
 def play_after(st, a):
     """The offered fighter passes or plays an after-rolling card; the offers go on."""
     p = st.actor[0]
@@ -702,7 +702,7 @@ def play_after(st, a):
     st.auto[0] = GO_OFFER
 
 
-@kernel
+@kernel(inline=True)
 def battle_winner(st, slot):
     """The round's winner on the dice, tiebreakers rolled (each from the tied seat's own
     stream); a round that needs one adds 1 to misc[slot]."""
@@ -722,7 +722,7 @@ def battle_winner(st, slot):
     return lowest_bit(mask)
 
 
-@kernel
+@kernel(inline=True)
 def roll_tiebreak(st):
     """after_tb: the offers are over; a tied round rolls its tiebreaker now and its losers
     are offered Ronin and Medicine again; otherwise the round is resolved."""
@@ -736,7 +736,7 @@ def roll_tiebreak(st):
         st.auto[0] = GO_RESOLVE
 
 
-@kernel
+@kernel(inline=True)
 def count_declarer(aggs, phase, rnd, npart, ability, won):
     """Declarer statistics of a contested round the declarer fought."""
     ri = min(rnd, N_DECL - 1)
@@ -746,7 +746,7 @@ def count_declarer(aggs, phase, rnd, npart, ability, won):
     aggs.decl_ab[phase, ability, 1] += won
 
 
-@kernel
+@kernel(inline=True)
 def resolve_round(st):
     """The round's winner (on the dice, or the only fighter) puts its samurai in its Hall
     of Honor (or the Ronin player's), the others are discarded (Medicine: back to hand);
@@ -847,7 +847,7 @@ def end_clan_conflict(st):
     st.auto[0] = GO_FB_ROUND
 
 
-@kernel
+@kernel(inline=True)
 def discard_battle_card(st, p, b):
     """Every copy of battle card b left in p's hand or draw pile is discarded unused (the
     hand's first, then the pile's from the top)."""
@@ -869,7 +869,7 @@ def discard_battle_card(st, p, b):
         st.aggs.battle[b, BattleStat.UNUSED_AT_END] += 1
 
 
-@kernel
+@kernel(inline=True)
 def discard_samurai(st, p):
     """The samurai left in p's hand and draw pile when the Clan Conflict ends are
     discarded: they do not fight in the Final Battle."""
@@ -894,7 +894,7 @@ def discard_samurai(st, p):
 
 
 # --- Final Battle ------------------------------------------------------------------------
-@kernel
+@kernel(inline=True)
 def begin_final_round(st):
     """Start a Final Battle round, or end the game when one clan is left."""
     if st.npart[0] <= 1:
@@ -907,7 +907,7 @@ def begin_final_round(st):
     st.actor[0] = st.declarer[0]
 
 
-@kernel
+@kernel(inline=True)
 def field_final(st, c):
     """The actor puts samurai c face down."""
     p = st.actor[0]
@@ -919,7 +919,7 @@ def field_final(st, c):
         st.auto[0] = GO_FB_RESOLVE
 
 
-@kernel
+@kernel(inline=True)
 def resolve_final_round(st):
     """The fielded samurai are turned up and roll; the winner's samurai goes back to its
     hand, the others are discarded; clans with no samurai left are out."""
@@ -1016,7 +1016,7 @@ def finish(st):
     emit(st.log, st.log_n, st.turn[0], np.int64(champion), Ev.RESULT, rnd, frnd, ZERO, ZERO)
 
 
-@kernel
+@kernel(inline=True)
 def count_clustered(st):
     """Add this game's squares of the rates counted over rounds (clustered intervals)."""
     for k in range(st.g_rate.shape[0]):
@@ -1035,19 +1035,19 @@ def count_clustered(st):
 
 
 # --- the interface -----------------------------------------------------------------------
-@kernel
+@kernel(inline=True)
 def to_move(st):
     """Seat to act, -1 when the game is over."""
     return st.actor[0]
 
 
-@kernel
+@kernel(inline=True)
 def is_over(st):
     """Whether the game has ended."""
     return st.phase[0] == OVER
 
 
-@kernel
+@kernel(inline=True)
 def apply(st, a):
     """The seat to act takes action a; the game runs on to the next decision or the end."""
     ph = st.phase[0]
@@ -1066,7 +1066,7 @@ def apply(st, a):
     advance(st)
 
 
-@kernel
+@kernel(inline=True)
 def advance(st):
     """Run the automatic steps (chance, resolution, refills, phase changes) until a
     decision is due or the game is over."""
@@ -1171,7 +1171,7 @@ def option_of(st, a):
     return NONE
 
 
-@kernel
+@kernel(inline=True)
 def outcome(st, out):
     """out[s] = 1.0 for the winning seat, else 0."""
     for s in range(out.shape[0]):
