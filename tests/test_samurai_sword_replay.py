@@ -215,8 +215,28 @@ def test_the_log_names_every_decision_and_chance_event():
         assert len(plays) == h.aggs["misc"][Misc.PLAYS]
     for kind in ("role", "character", "deal", "turn", "draw", "decision", "attack", "parry",
                  "damage", "defeat", "honor", "discard", "property", "reshuffle", "end",
-                 "score", "result", "recover", "bushido", "geisha", "diversion", "heal"):
+                 "score", "result", "recover", "bushido", "geisha", "diversion", "heal",
+                 "hand"):
         assert kinds[kind] > 0, kind
+
+
+def test_the_log_gives_every_final_hand():
+    """The hands at the end (what a Daimyo in hand scores) can be read from the log: one
+    'hand' event per card type each player holds, after the end and before the result."""
+    for playout in range(8):
+        h = GAME.new_game(seed=5, playout=playout, players=4 + playout % 4,
+                          seats=["heuristic"] * (4 + playout % 4))
+        h.play_out()
+        log = h.log()
+        kinds = [e.kind for e in log]
+        hands = [e for e in log if e.kind == "hand"]
+        assert hands and kinds.index("end") < kinds.index("hand") and kinds[-1] == "result"
+        for s in range(int(h.st.game[0]["players"])):
+            want = {name: n for name, n in h.cards_in(h.st.seats[s]["hand"]).items() if n}
+            got = {e.detail.split(" holding ", 1)[1].split(" ", 1)[1]:
+                   int(e.detail.split(" holding ", 1)[1].split(" ", 1)[0])
+                   for e in hands if e.player == s + 1}
+            assert got == want, (playout, s)
 
 
 def test_simcli_replay_prints_a_readable_game_and_json_and_finds_one():

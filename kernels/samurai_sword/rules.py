@@ -196,6 +196,7 @@ EV_EMPTY = np.int64(21)  # player: nothing left to draw
 EV_END = np.int64(22)  # table: the game ends for reason a (End); b = team of the Swordmaster
 EV_SCORE = np.int64(23)  # table: team a scores b
 EV_RESULT = np.int64(24)  # table: team a wins (b = seats mask, c = Deadly Strike team or -1)
+EV_HAND = np.int64(25)  # player: ends the game holding a cards of type b (its final hand)
 HONOR_DEFEAT = np.int64(0)
 HONOR_RESHUFFLE = np.int64(1)
 HONOR_BUSHIDO = np.int64(2)
@@ -1419,6 +1420,11 @@ def finish(t):
     g = t.game[0]
     reason = g.end
     note(t, NONE, EV_END, reason, g.sword, NIL, NIL)
+    if t.log.shape[0] > 0:  # a logged game: every final hand (the Daimyo it scores)
+        for s in range(g.players):
+            for c in range(g.n_types):
+                if t.seats[s].hand[c] > 0:
+                    note(t, np.int64(s), EV_HAND, t.seats[s].hand[c], np.int64(c), NIL, NIL)
     for k in range(N_TEAM):
         g.team_score[k] = -1
         g.team_size[k] = 0

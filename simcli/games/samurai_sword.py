@@ -980,4 +980,5 @@ EVENT_WORDS = {
     K.EV_END: ("end", _end),
     K.EV_SCORE: ("score", lambda h, a, b, c, d: f"{TEAMS[a]} score {b}"),
     K.EV_RESULT: ("result", _result),
+    K.EV_HAND: ("hand", lambda h, a, b, c, d: f"ends the game holding {a} {h.card(b)}"),
 }
