@@ -176,6 +176,30 @@ def test_the_log_names_every_decision_and_chance_event():
     assert all(e.turn == i + 1 for i, e in enumerate(plays))
 
 
+def test_the_log_gives_each_set_and_the_village_deck_at_setup():
+    """Every card a player is dealt or draws comes from its logged set, and every village
+    put or turned up is the next one of the logged shuffled village deck."""
+    h = handle(4, ("greedy", "random", "greedy", "random"), seed=6, playout=3)
+    h.play_out()
+    events = h.log()
+    for p in range(1, 5):
+        held = Counter(e.detail.removeprefix("its set holds ") for e in events
+                       if e.kind == "set" and e.player == p)
+        assert sum(held.values()) == 13
+        got = Counter(e.detail.removeprefix("is dealt ") for e in events
+                      if e.kind == "deal" and e.player == p)
+        got += Counter(e.detail.removeprefix("draws ").split(" (")[0] for e in events
+                       if e.player == p and e.detail.startswith("draws "))
+        assert got and not got - held, (p, got - held)
+    order = [e.detail.split(": ", 1)[1] for e in events if e.kind == "village deck"]
+    assert len(order) == len(h.st.vdeck)
+    shown = [e.detail.split("the ", 1)[1].split(" village")[0] for e in events
+             if e.kind == "village" and e.player is None][:1]
+    shown += [e.detail.removeprefix("the next village card turned up: ").split(" (")[0]
+              for e in events if e.detail.startswith("the next village card turned up")]
+    assert shown and shown == order[:len(shown)]
+
+
 def test_observation_shows_own_hand_only_and_the_public_board():
     h = handle(3, ("greedy",) * 3, seed=8)
     for _ in range(10):

@@ -116,6 +116,8 @@ EV_SKIP = np.int64(11)  # the player has no card left and is skipped
 EV_END = np.int64(12)  # the game ends: a = End bits
 EV_DOMINATE = np.int64(13)  # shape a dominated by seat b (-1: tied) with c markers
 EV_RESULT = np.int64(14)  # a = Outcome, b = winner (-1 none), c = winners' seat bits, d = WinBy
+EV_SET = np.int64(15)  # setup: the player's set holds card a (its whole set, before shuffling)
+EV_ORDER = np.int64(16)  # setup: village card a (symbol mask) is card b of the shuffled deck
 
 # Records (numba reads and writes their fields by name: st.cnt[0].turns += 1)
 CFG = np.dtype([  # the run's parameters, read-only
@@ -702,6 +704,8 @@ def setup(st, seed, playout):
         deck = st.decks[p]
         for i in range(NC):
             deck[i] = st.setc[i] | p
+            if st.log.shape[0] > 0:  # a logged game: the whole set, so draws can be checked
+                ev.emit(st.log, st.log_n, NIL, p, EV_SET, deck[i], NIL, NIL, NIL)
         shuffle(st.rng[sp.lane], deck, NC)
         dn = NC
         hn = 0
@@ -718,6 +722,10 @@ def setup(st, seed, playout):
         st.vdeck[i] = st.vmasks[i]
     shuffle(st.rng[MAX_P], st.vdeck, NV)
     ev.emit(st.log, st.log_n, NIL, NOBODY, EV_DECK, NV, NIL, NIL, NIL)
+    if st.log.shape[0] > 0:  # a logged game: the village deck in its shuffled order
+        for i in range(NV):
+            ev.emit(st.log, st.log_n, NIL, NOBODY, EV_ORDER, st.vdeck[i], np.int64(i + 1), NIL,
+                    NIL)
     for s in range(N_SHAPES):
         st.rem[s] = cfg.supply
     c.turns = 0

@@ -767,6 +767,9 @@ class SamuraiCardHandle(GameHandle):
             krules.EV_DOMINATE: ("dominance", lambda: f"{SHAPES[a]}: {seat} dominates with {c}"
                                 if b >= 0 else f"{SHAPES[a]}: nobody dominates (tie)"),
             krules.EV_RESULT: ("result", lambda: self._result_words(a, b, c, d)),
+            krules.EV_SET: ("set", lambda: f"its set holds {card_name(a)}"),
+            krules.EV_ORDER: ("village deck", lambda: f"village card {b} of the shuffled "
+                             f"deck: {village_name(a)}"),
         }
         if kind not in words:
             return "event", f"kind {kind}: {a} {b} {c} {d}"
