@@ -235,6 +235,27 @@ def roll_top2(state, k, faces):
     return t1, t2
 
 
+@kernel
+def peek_die(state, k, faces, i):
+    """Die i (from 0) of the k dice the next roll_top2(state, k, faces) rolls, for a game
+    log; the stream does not move (its three moving words are put back)."""
+    block = state[_BLOCK]
+    spare = state[_SPARE]
+    has_spare = state[_HAS_SPARE]
+    bits = state[_BITS]
+    d = 0
+    if bits > 0 and k * np.int64(bits) <= 64:
+        mask = (np.uint64(1) << bits) - np.uint64(1)
+        d = np.int64((next_u64(state) >> (np.uint64(i) * bits)) & mask) + 1
+    else:
+        for _ in range(i + 1):
+            d = below(state, faces) + 1
+    state[_BLOCK] = block
+    state[_SPARE] = spare
+    state[_HAS_SPARE] = has_spare
+    return d
+
+
 @kernel(alloc=True)
 def rotation_lanes(P, pol, rotation, size):
     """(policy per seat, stream lane per seat) when player j, with policy pol[j] and its own

@@ -538,6 +538,11 @@ def replay(
                                              "commas.")] = None,
     search: Annotated[int, typer.Option("--search", help="With --find: how many playouts "
                                         "to look through.")] = 100_000,
+    options: Annotated[bool, typer.Option("--options", help="Under each decision, list "
+                                          "every legal action in words.")] = False,
+    seen_by: Annotated[int | None, typer.Option("--seen-by", help="At each decision of "
+                                                "this seat (from 1), show what it "
+                                                "saw.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the events and result as "
                                           "JSON.")] = False,
 ) -> None:
@@ -560,7 +565,7 @@ def replay(
     g, cfg = build_config(game, players=players, policy=policy, seats=seats, n=1, seed=seed,
                           threads=1, rules=rule or [], content=content, out=Path("unused"),
                           force=False, save_games=False, chunk_size=None)
-    doc = replay_game(g, cfg, playout, find, search)
+    doc = replay_game(g, cfg, playout, find, search, options, seen_by)
     if as_json:
         out.print_json(strict_json(doc))
         return

@@ -8,6 +8,7 @@ its --save-games row, then replays that one.
 
 from __future__ import annotations
 
+import json
 import operator
 import re
 from dataclasses import dataclass
@@ -95,8 +96,11 @@ def find_playout(game: Game, prep: Any, cfg: RunConfig, conds: list[Condition],
 
 
 def replay(game: Game, cfg: RunConfig, playout: int, find: str | None = None,
-           search: int = 100_000) -> dict[str, Any]:
-    """Replay one playout: its setup, events and result, plus the fast path's row."""
+           search: int = 100_000, options: bool = False,
+           seen_by: int | None = None) -> dict[str, Any]:
+    """Replay one playout: its setup, events and result, plus the fast path's row; with
+    `options`, every decision's legal actions in words; with `seen_by` (a seat from 1),
+    that seat's observation at each of its decisions."""
     content = game.load_content(game.content_path(cfg.content))
     prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
     conds = parse_find(game, find) if find else None
@@ -104,6 +108,8 @@ def replay(game: Game, cfg: RunConfig, playout: int, find: str | None = None,
         raise UserError(f"--search must be positive, not {search}")
     if playout < 0:
         raise UserError(f"--playout must be 0 or more, not {playout}")
+    if seen_by is not None and not 1 <= seen_by <= cfg.players:
+        raise UserError(f"--seen-by must be a seat from 1 to {cfg.players}, not {seen_by}")
     rows = np.zeros((1, len(game.row_columns)), np.int64)
     # the first call compiles or loads the kernels
     if conds is not None:
@@ -112,6 +118,8 @@ def replay(game: Game, cfg: RunConfig, playout: int, find: str | None = None,
                      rows)
     fast = user_row(game, rows[0])
     h = engine.stoppable(game.handle, prep, cfg.seed, playout)
+    h.record_options = options
+    h.seen_by = None if seen_by is None else seen_by - 1
     engine.stoppable(h.play_out)
     replayed = {**h.row()}
     if "winner" in replayed:
@@ -124,7 +132,7 @@ def replay(game: Game, cfg: RunConfig, playout: int, find: str | None = None,
     return {
         "game": game.name, "title": game.title, "seed": cfg.seed, "playout": playout,
         "players": cfg.players, "seats": list(cfg.seats), "rules": cfg.rules,
-        "content": content.name,
+        "content": content.name, "options": options, "seen_by": seen_by,
         "events": [e.as_dict() for e in h.log()],
         "result": {**h.outcome(), "row": fast},
     }
@@ -136,6 +144,10 @@ def render(doc: dict[str, Any]) -> str:
              f"{doc['players']} players ({', '.join(doc['seats'])}), content "
              f"{doc['content']}, rules "
              + ", ".join(f"{k}={v}" for k, v in doc["rules"].items())]
+    if doc.get("options"):
+        lines.append("(each decision lists every legal action under it)")
+    if doc.get("seen_by"):
+        lines.append(f"(each decision of seat {doc['seen_by']} shows what that seat saw)")
     turn = None
     for e in doc["events"]:
         if e["turn"] != turn:
@@ -143,6 +155,11 @@ def render(doc: dict[str, Any]) -> str:
             lines.append(f"-- turn {turn}")
         who = f"seat {e['player']}" if e["player"] is not None else "table"
         lines.append(f"  {who:<7} {e['kind']:<12} {e['detail']}")
+        if "seen" in e:
+            lines.append(f"{'':<22}seen by seat {e['player']}: "
+                         + json.dumps(e["seen"], default=str, separators=(", ", ": ")))
+        for o in e.get("options", ()):
+            lines.append(f"{'':<22}- {o}")
     res = doc["result"]
     lines.append("-- result")
     for k, v in res.items():

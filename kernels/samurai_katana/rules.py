@@ -67,6 +67,7 @@ from kernels.katana_combat import (
     CC_SWORDS,
     CC_VALUE,
     DEFENDER,
+    E_ALLIANCE,
     E_HONOR,
     E_INSULT,
     E_JUSTICE,
@@ -333,6 +334,20 @@ class Ev(IntEnum):
     OFFICES = 23  # Emperor a, Shogun b (-1 none)
     DISCARD = 24  # p discards card type a in phase 4
     RESULT = 25  # the winner a (-1 shared), after b turns (c = 1 completed, 0 capped)
+    TOTAL = 26  # side p's combat points: a from cards, b from samurai, c terrain; d swords
+    ALLIES = 27  # p's Alliance adds a samurai: b of its own land-adjacent, room for c
+    KOKU = 28  # p's koku changes by a to b (c = KokuWhy; d = 1 when a free move comes back)
+
+
+class KokuWhy(IntEnum):
+    """Why koku changed (Ev.KOKU c), where no other event says it."""
+
+    WAKO_LOST = 0  # Wako Pirates took them
+    WAKO_TAKEN = 1  # taken with Wako Pirates
+    HARVEST = 2  # a koku card (Rice Harvest)
+    REFUND = 3  # a move cancelled by Tsunami or Scorched Earth: its koku come back
+    RETURN = 4  # an eliminated clan returns with its printed koku
+    SOLD = 5  # 2 Honor sold for 1 koku
 
 
 FIELDS = (
@@ -542,16 +557,23 @@ def allies(bd, adj_start, adj, t, p):
     return s
 
 
+@kernel(inline=True)
+def alliance_room(st, x):
+    """How many allied samurai side x's Alliance may add: own and allied samurai count at
+    most MAX_COUNTED (4) together ("All samurai pieces, with a maximum of 4, are added to
+    your own samurai"); with PI_ALLIANCE_ON_TOP up to 4 allied samurai count beyond it."""
+    if st.pi[PI_ALLIANCE_ON_TOP]:
+        return np.int64(MAX_COUNTED)
+    own = st.bt[BT_D] if x == st.bt[BT_Q] else st.bt[BT_K]
+    return np.int64(max(MAX_COUNTED - own, 0))
+
+
 @kernel
 def allied(st, x):
     """The samurai side x's Alliance may add to the battle at bt[BT_TO]: its samurai in
-    land-adjacent territories, but own and allied samurai count at most MAX_COUNTED (4)
-    together ("All samurai pieces, with a maximum of 4, are added to your own samurai"); with
-    PI_ALLIANCE_ON_TOP up to 4 allied samurai count beyond the cap."""
-    bt = st.bt
-    own = bt[BT_D] if x == bt[BT_Q] else bt[BT_K]
-    room = MAX_COUNTED if st.pi[PI_ALLIANCE_ON_TOP] else max(MAX_COUNTED - own, 0)
-    return np.int64(min(allies(st.bd, st.adj_start, st.adj, bt[BT_TO], x), room))
+    land-adjacent territories, up to alliance_room."""
+    return np.int64(min(allies(st.bd, st.adj_start, st.adj, st.bt[BT_TO], x),
+                        alliance_room(st, x)))
 
 
 @kernel(inline=True)
@@ -1299,12 +1321,16 @@ def card_effect(st, p):
         gain(pl, st.src, st.gs, st.pi, st.log, st.log_n, p, amount, Source.CARDS)
     elif eff == E_KOKU:
         pl[p, PL_KOKU] += amount
+        emit(st.log, st.log_n, turn, p, Ev.KOKU, amount, pl[p, PL_KOKU], KokuWhy.HARVEST, 0)
     elif eff == E_INSULT:
         lose(pl, st.src, st.gs, st.log, st.log_n, target, amount, Source.LOST_CARDS)
     elif eff == E_WAKO:
         k = min(amount, pl[target, PL_KOKU])
         pl[target, PL_KOKU] -= k
         pl[p, PL_KOKU] += k
+        emit(st.log, st.log_n, turn, target, Ev.KOKU, -k, pl[target, PL_KOKU],
+             KokuWhy.WAKO_LOST, 0)
+        emit(st.log, st.log_n, turn, p, Ev.KOKU, k, pl[p, PL_KOKU], KokuWhy.WAKO_TAKEN, 0)
     elif eff == E_NINJA:
         q = target
         if pl[q, PL_HAND] > 0:
@@ -1459,6 +1485,11 @@ def side_cards(st, x, a, castle, log_side):
     if log_side:
         emit(st.log, st.log_n, st.gs[G_TURN], x, Ev.SIDE, st.hand[x, i], st.hand[x, j],
              st.hand[x, k] if k >= 0 else -1, pts)
+        if k >= 0 and st.cards[st.hand[x, k], CC_EFFECT] == E_ALLIANCE:
+            emit(st.log, st.log_n, st.gs[G_TURN], x, Ev.ALLIES,
+                 min(allied(st, x), st.cards[st.hand[x, k], CC_AMOUNT]),
+                 allies(st.bd, st.adj_start, st.adj, st.bt[BT_TO], x), alliance_room(st, x),
+                 0)
     return i, j, k, pts, sw
 
 
@@ -1524,6 +1555,10 @@ def resolve_battle(st):
     cell = 2 * int(castle) + bt[BT_MOUNT]
     st.gs[G_BN + cell] += 1
     st.gs[G_BA + cell] += result == ATTACKER
+    emit(st.log, st.log_n, st.gs[G_TURN], p, Ev.TOTAL, bt[BT_PA], total_points(0, k, ZERO),
+         0, bt[BT_SWA])
+    emit(st.log, st.log_n, st.gs[G_TURN], q, Ev.TOTAL, bt[BT_PD],
+         total_points(0, bt[BT_D], ZERO), bt[BT_MOUNT], bt[BT_SWD])
     emit(st.log, st.log_n, st.gs[G_TURN], p, Ev.OUTCOME, result, la, ld, n)
     k -= la
     bt[BT_K] = k
@@ -1637,6 +1672,8 @@ def apply_act(st, p, a):
     if a == SELL:
         lose(st.pl, st.src, st.gs, st.log, st.log_n, p, 2, Source.LOST_SOLD)
         st.pl[p, PL_KOKU] += 1
+        emit(st.log, st.log_n, st.gs[G_TURN], p, Ev.KOKU, 1, st.pl[p, PL_KOKU], KokuWhy.SOLD,
+             0)
         st.aggs.misc[Misc.SOLD] += 1
         st.auto[0] = GO_ACT
         return
@@ -1674,12 +1711,15 @@ def apply_return(st, p, t):
     pl = st.pl
     o = bd[OWNER, t]
     if o >= 0:
+        emit(st.log, st.log_n, st.gs[G_TURN], p, Ev.UPRISING, t, bd[SAM, t], o, 0)
         pl[o, PL_SUPPLY] += bd[SAM, t]
         bd[SAM, t] = 0
     set_owner(bd, pl, st.pcount, st.terr, t, p)
     k = min(st.pi[PI_RET_SAM], pl[p, PL_SUPPLY])
     bd[SAM, t] = k
     pl[p, PL_SUPPLY] -= k
+    emit(st.log, st.log_n, st.gs[G_TURN], p, Ev.KOKU, st.pi[PI_RET_KOKU] - pl[p, PL_KOKU],
+         st.pi[PI_RET_KOKU], KokuWhy.RETURN, 0)
     pl[p, PL_KOKU] = st.pi[PI_RET_KOKU]  # "with 4 koku": what it kept is gone
     pl[p, PL_OUT] = 0
     st.aggs.misc[Misc.RETURNS] += 1
@@ -1797,6 +1837,8 @@ def apply_cancel(st, q, a):
         st.pl[p, PL_KOKU] += bt[BT_COST]
         if bt[BT_FREE]:
             st.pl[p, PL_FREE] = 1
+        emit(st.log, st.log_n, st.gs[G_TURN], p, Ev.KOKU, bt[BT_COST], st.pl[p, PL_KOKU],
+             KokuWhy.REFUND, bt[BT_FREE])
     st.auto[0] = GO_ACT
 
 

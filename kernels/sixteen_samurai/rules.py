@@ -53,7 +53,7 @@ import numpy as np
 from kernels.dice import lowest_bit, tiebreak_round, top_group
 from kernels.events import emit
 from kernels.jit import kernel
-from kernels.rng import below, roll_top2, seed_lanes, shuffle
+from kernels.rng import below, peek_die, roll_top2, seed_lanes, shuffle
 from kernels.sixteen_samurai.stats import (
     N_DECL,
     N_LEN,
@@ -147,6 +147,8 @@ class Ev(IntEnum):
     OUT = 14  # p has no samurai left and is out of the Final Battle
     CAPPED = 15  # the round cap ended the Clan Conflict after a = rounds
     RESULT = 16  # p wins the game: a = Clan Conflict rounds, b = Final Battle rounds
+    DIE = 17  # one of p's dice (replays only): a = face, b = die number from 1, c = dice
+    #           rolled, d = 0 roll, 2 Bushido reroll (a ROLL event follows with the top two)
 
 
 # --- the state ----------------------------------------------------------------------------
@@ -400,6 +402,16 @@ def refill(st, p):
 
 
 # --- what a player may read besides its own hand and draw pile ----------------------------
+@kernel
+def log_dice(st, p, k, how):
+    """Log each of the k dice p's next roll rolls (Ev.DIE; `how` 0 a roll, 2 a Bushido
+    reroll), in replays only: the fast path's log has no room, so nothing is drawn."""
+    if st.log.shape[0] > 0:
+        for i in range(k):
+            emit(st.log, st.log_n, st.turn[0], p, Ev.DIE,
+                 peek_die(st.rng[st.lane[p]], k, st.faces[0], i), np.int64(i + 1), k, how)
+
+
 @kernel(inline=True)
 def before_cards_allowed(st):
     """Whether before-rolling cards may be played this round (not in the first battle,
@@ -641,6 +653,7 @@ def reveal_and_roll(st):
             if nin >= 2 or (nin == 1 and st.before[p] != NINJUTSU):
                 kk = 1
             st.nd[p] = kk
+            log_dice(st, np.int64(p), kk, ZERO)
             st.t1[p], st.t2[p] = roll_top2(st.rng[st.lane[p]], kk, st.faces[0])
             emit(st.log, st.log_n, st.turn[0], np.int64(p), Ev.ROLL, st.t1[p], st.t2[p], kk,
                  ZERO)
@@ -696,6 +709,7 @@ def play_after(st, a):
             st.medic[p] = True
         else:
             q = a - BUSHIDO_ON
+            log_dice(st, q, st.nd[q], TWO)
             st.t1[q], st.t2[q] = roll_top2(st.rng[st.lane[q]], st.nd[q], st.faces[0])
             emit(st.log, st.log_n, st.turn[0], q, Ev.ROLL, st.t1[q], st.t2[q], st.nd[q], TWO)
     st.offer[0] += 1
@@ -930,6 +944,7 @@ def resolve_final_round(st):
             kk = st.ratings[st.field[q], a]
             emit(st.log, st.log_n, st.turn[0], np.int64(q), Ev.REVEAL, st.field[q], NONE, kk, a)
             st.nd[q] = kk
+            log_dice(st, np.int64(q), kk, ZERO)
             st.t1[q], st.t2[q] = roll_top2(st.rng[st.lane[q]], kk, st.faces[0])
             emit(st.log, st.log_n, st.turn[0], np.int64(q), Ev.ROLL, st.t1[q], st.t2[q], kk,
                  ZERO)

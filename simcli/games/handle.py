@@ -63,11 +63,18 @@ class Event:
     player: int | None
     kind: str
     detail: str
+    options: tuple[str, ...] | None = None  # a decision's legal actions, when recorded
+    seen: dict[str, Any] | None = None  # the decider's observation, when recorded
 
     def as_dict(self) -> dict[str, Any]:
-        """The event for --json."""
-        return {"turn": self.turn, "player": self.player, "kind": self.kind,
-                "detail": self.detail}
+        """The event for --json (`options` and `seen` only where they were recorded)."""
+        d: dict[str, Any] = {"turn": self.turn, "player": self.player, "kind": self.kind,
+                             "detail": self.detail}
+        if self.options is not None:
+            d["options"] = list(self.options)
+        if self.seen is not None:
+            d["seen"] = self.seen
+        return d
 
 
 class IllegalAction(ValueError):
@@ -81,6 +88,8 @@ class GameHandle(ABC):
     max_actions: int = 1024
     log_buf: np.ndarray
     log_n: np.ndarray
+    record_options: bool = False  # log every legal action of each decision, in words
+    seen_by: int | None = None  # log this seat's (from 0) observation at its decisions
 
     # --- hooks (a call into the game's kernels each) ---
     @abstractmethod
@@ -145,7 +154,7 @@ class GameHandle(ABC):
         legal = self.legal_actions()
         if int(action) not in legal:
             raise IllegalAction(f"action {action} is not legal here; legal: {legal}")
-        self._log_decision(len(legal), int(action))
+        self._log_decision(len(legal), int(action), legal)
         self._apply(int(action))
 
     def choose(self) -> int:
@@ -169,15 +178,25 @@ class GameHandle(ABC):
             self.step()
         raise RuntimeError(f"game not over after {max_steps} steps")
 
-    def _log_decision(self, n_options: int, action: int) -> None:
-        """Log a decision before it is applied (its words read the state as it is now)."""
+    def _log_decision(self, n_options: int, action: int, legal: list[int] | None = None,
+                      option_words: tuple[str, ...] | None = None) -> None:
+        """Log a decision before it is applied (its words read the state as it is now),
+        with its legal actions (`legal` described, else `option_words`) and the decider's
+        observation where they are recorded."""
         if not hasattr(self, "_words"):
             self._words: dict[int, str] = {}
+            self._options: dict[int, tuple[str, ...]] = {}
+            self._seen: dict[int, dict[str, Any]] = {}
         i = int(self.log_n[0])
+        player = self.current_player()
         self._words[i] = self.describe_action(action)
+        if self.record_options:
+            self._options[i] = (tuple(self.describe_action(a) for a in legal)
+                                if legal is not None else option_words or ())
+        if self.seen_by is not None and player == self.seen_by:
+            self._seen[i] = self.observation(player)
         if i < self.log_buf.shape[0]:
-            self.log_buf[i] = (self.turn(), self.current_player(), ev.DECISION, n_options,
-                               action, 0, 0)
+            self.log_buf[i] = (self.turn(), player, ev.DECISION, n_options, action, 0, 0)
         self.log_n[0] = i + 1
 
     def log(self) -> list[Event]:
@@ -188,6 +207,8 @@ class GameHandle(ABC):
                                f"{self.log_buf.shape[0]:,})")
         events = []
         words = getattr(self, "_words", {})
+        options = getattr(self, "_options", {})
+        seen = getattr(self, "_seen", {})
         for i, row in enumerate(self.log_buf[:n]):
             turn, player, kind, a, b, c, d = (int(x) for x in row)
             if kind == ev.DECISION:
@@ -196,5 +217,6 @@ class GameHandle(ABC):
                 detail = f"{said} (of {a} option{'s' if a != 1 else ''})"
             else:
                 name, detail = self.describe_event(kind, a, b, c, d)
-            events.append(Event(turn, player + 1 if player >= 0 else None, name, detail))
+            events.append(Event(turn, player + 1 if player >= 0 else None, name, detail,
+                                options.get(i), seen.get(i)))
         return events

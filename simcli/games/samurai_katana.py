@@ -1259,6 +1259,8 @@ def named_stats(aggs: dict[str, np.ndarray], data: KatanaContent, manifest: dict
 
 # --- one game, step by step --------------------------------------------------------------
 LOG_CAPACITY = 1 << 16  # events of one game (a 4-player game logs a few thousand)
+KOKU_WHY = ("taken by Wako Pirates", "taken with Wako Pirates", "harvest card",
+            "cancelled move refunded", "returns with its printed koku", "2 Honor sold")
 RESULTS = {1: "the attacker wins", 0: "a tie: the defender holds", -1: "the defender wins"}
 SOURCES = ("combat", "province", "Kyoto", "card", "Emperor", "land of koku",
            "lost as Shogun", "lost to a card", "sold for koku")
@@ -1305,7 +1307,8 @@ class SamuraiKatanaHandle(GameHandle):
         n = int(self.st.pl[self.current_player(), K.PL_HAND])
         if not 0 <= int(action) < 1 << n:
             raise IllegalAction(f"discard mask {action} is not one of the {n} cards in hand")
-        self._log_decision(1 << n, int(action))
+        self._log_decision(1 << n, int(action), option_words=(
+            f"any subset of the {n} cards in hand, as a mask 0 .. {(1 << n) - 1}",))
         self._apply(int(action))
 
     def _apply(self, action: int) -> None:
@@ -1471,9 +1474,15 @@ class SamuraiKatanaHandle(GameHandle):
             K.Ev.STEAL: lambda: f"takes {self.card(a)} from {seat(b)}'s hand",
             K.Ev.UPRISING: lambda: f"{T(a)} ({seat(c)}) loses {b} samurai to the uprising",
             K.Ev.BATTLE: lambda: f"attacks {T(a)} ({seat(b)}) with {c} samurai against {d}",
-            K.Ev.SIDE: lambda: f"fights with {self.card(a)} and {self.card(b)}"
+            K.Ev.SIDE: lambda: f"commits face down {self.card(a)} and {self.card(b)}"
                                + (f" + {self.card(c)}" if c >= 0 else "")
                                + f": {d} card points",
+            K.Ev.TOTAL: lambda: f"combat points {a + b + c} = {a} from cards + {b} from "
+                                f"samurai + {c} terrain; {d} sword{'s' if d != 1 else ''}",
+            K.Ev.ALLIES: lambda: f"Alliance adds {a} samurai ({b} of its own in "
+                                 f"land-adjacent territories, room for {c})",
+            K.Ev.KOKU: lambda: f"koku {a:+d} = {b} ({KOKU_WHY[c]})"
+                               + (" and its free move back" if d else ""),
             K.Ev.OUTCOME: lambda: f"battle for {T(d)}: {RESULTS[a]}; attacker loses {b}, "
                                   f"defender loses {c}",
             K.Ev.CASTLE_TAKEN: lambda: f"takes the castle on {T(a)} and "

@@ -740,6 +740,7 @@ class SixteenSamuraiHandle(GameHandle):
             KR.Ev.REVEAL: lambda: f"reveals {self.samurai(a)}{before[b]} "
                                   f"({ABILITIES[d].upper()} {c})",
             KR.Ev.ROLL: lambda: self._roll(a, b, c, d),
+            KR.Ev.DIE: lambda: f"{'Bushido reroll, ' if d == 2 else ''}die {b} of {c}: {a}",
             KR.Ev.TIEBREAK: lambda: f"tiebreaker die: {a}",
             KR.Ev.TAKES: lambda: f"puts {self.samurai(a)} into its Hall of Honor"
                                  + (f" (won by seat {b + 1}, stolen with Ronin)" if c else ""),
