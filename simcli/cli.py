@@ -87,6 +87,9 @@ class SimcliGroup(TyperGroup):
             _error(" ".join(exc.format_message().split()))
         except (Interrupted, KeyboardInterrupt, *ABORTS) as exc:
             _interrupted(exc)
+        except RecursionError:  # only input nested without end gets here (files, options)
+            _error("the input is nested too deeply to read (a content, spec or run-folder "
+                   "file?)")
         except Exception as exc:  # a full disk, permissions...: never a traceback
             from simcli.runfolder import write_failure
 

@@ -130,6 +130,8 @@ def read_document(path: Path) -> Document:
         raise UserError(f"{path}: not a UTF-8 text file") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: malformed TOML: {exc}") from None
+    except RecursionError:
+        raise UserError(f"{path}: nested too deeply to read") from None
     return Document(path, raw, data)
 
 

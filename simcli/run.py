@@ -34,13 +34,17 @@ from simcli.runfolder import (
     check_shapes,
     default_out,
     disk_error,
+    drop_marker,
+    edited_targets,
     is_int,
     load_run,
     move_into,
     record_rewritten,
+    remove_stale_scratch,
     save_aggregates,
     write_failure,
     write_json,
+    write_marker,
 )
 
 
@@ -141,6 +145,7 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
             raise UserError("give either --policy (every seat) or --seats (one per seat), not both")
     else:
         players = game.default_players if players is None else players
+        game.check_players(players)  # before the seats are made: 10**21 players is refused
         seat_list = (policy or game.default_policy,) * players
     game.check_players(players)
     for s in seat_list:
@@ -490,6 +495,9 @@ def resume_run(out: Path, progress: engine.Progress | None = None, *,
     by this simcli version, a valid run configuration, chunk ranges inside the plan,
     statistics of the game's shapes counting exactly the finished chunks' playouts, the
     content copy's hash, and the digest over everything (UserError otherwise)."""
+    if out.name in ("", ".", ".."):
+        raise UserError(f"simcli resume takes the --out folder of a checkpointed run, such "
+                        f"as runs/my-run, not {out}")
     folder = checkpoint.partial_dir(out)
     if (out / MANIFEST).exists() and not folder.exists():
         raise UserError(f"{out} is already a finished run")
@@ -562,12 +570,22 @@ def rerender(folder: Path, html: bool = False) -> RunResult:
                                      dict.fromkeys(manifest["seats"])})
     summary = full_summary(game, aggs, manifest, content)
     tmp = folder / f".render-partial-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
+    remove_stale_scratch(folder)
+    lock = None
     try:
         tmp.mkdir()
+        lock = write_marker(tmp)
         write_all(summary, manifest, tmp)
         if html:
             write_html(summary, manifest, tmp)
+        drop_marker(tmp)
+        edited = edited_targets(tmp, folder)
+        if edited:
+            names = ", ".join(str(p.relative_to(folder)) for p in edited[:3])
+            raise UserError(f"simcli report would replace {names} in {folder}, edited since "
+                            f"simcli wrote {'them' if len(edited) > 1 else 'it'}; nothing was "
+                            f"changed (move {'them' if len(edited) > 1 else 'it'} aside to "
+                            f"re-render)")
         written = move_into(tmp, folder)
         record_rewritten(folder, written)
     except Exception as exc:
@@ -577,4 +595,6 @@ def rerender(folder: Path, html: bool = False) -> RunResult:
         raise UserError(f"{failed}; the run folder was left as it was") from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        if lock is not None:
+            os.close(lock)
     return RunResult(folder, manifest, summary)

@@ -4,11 +4,13 @@ finished run folder's files are what its manifest says before anything is read f
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
 import math
 import os
+import platform
 import re
 import shutil
 import stat
@@ -22,6 +24,11 @@ from typing import Any
 
 import numpy as np
 
+try:
+    import fcntl
+except ImportError:  # Windows: a run's liveness is told by its process id alone
+    fcntl = None  # type: ignore[assignment]
+
 from simcli.errors import UserError
 from simcli.jsonio import strict_json
 
@@ -30,7 +37,9 @@ AGGREGATES = "aggregates.json"
 CONTENT_COPY = "content.toml"
 CHECKPOINT = "checkpoint.json"
 INVENTORY = ".simcli-files.json"  # what simcli wrote in a finished folder (for --force)
+MARKER = ".simcli-partial"  # in a folder simcli is writing; locked while its run lives
 PARTIAL = ".partial"
+RENDER_SCRATCH = re.compile(r"^\.render-partial-\d+$")  # simcli report's scratch folder
 JSON_LIMIT = 64 * 2**20  # manifests, aggregates, checkpoints and baselines are far smaller
 CONTENT_LIMIT = 8 * 2**20  # content files and specs; a 10,000-card roster is about 1.5 MB
 
@@ -71,13 +80,27 @@ def read_json(path: Path, what: str) -> Any:
     """A JSON file (at most JSON_LIMIT bytes); unreadable or malformed: UserError."""
     raw = read_regular(path, JSON_LIMIT, what)
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant,
+                          object_pairs_hook=_no_duplicates)
     except (ValueError, UnicodeDecodeError) as exc:
         raise UserError(f"{what} {path} is not JSON: {exc}") from None
+    except RecursionError:
+        raise UserError(f"{what} {path} is nested too deeply to read") from None
 
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (which JSON readers resolve differently:
+    a damaged or edited file, never one simcli wrote)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        dup = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"the key '{dup}' is given twice")
+    return out
 
 
 class RunFolder:
@@ -96,6 +119,8 @@ class RunFolder:
             final, auto = default_out(default), True
         final = check_out_path(final)
         self.base = final
+        self.made: list[Path] = []  # parent folders create() made (removed if the run fails)
+        self.lock: int | None = None  # the open, locked MARKER of the folder being written
         if auto:  # a name simcli chose (no --out): the next free one, never another's folder
             final = free_name(final)
         self.final = final
@@ -114,14 +139,23 @@ class RunFolder:
                                 f"so nothing was touched")
             refuse_if_changed(final, "nothing was touched")
             self.replace = True
+            self.replacing = identity(final)  # what --force may replace, and nothing else
         clean_stale_partials(final)
         self.partial = partial_dir(final)
         if resuming:
             self.path = self.partial
+            self.lock = hold_marker(self.partial)
         elif self.partial.exists() or self.partial.is_symlink():  # any run on this --out
-            if not abandoned_start(self.partial):
+            if (self.partial / CHECKPOINT).exists():
                 raise UserError(f"an unfinished checkpointed run is in {self.partial}; finish "
                                 f"it with `simcli resume {final}` or remove that folder")
+            if not abandoned_start(self.partial) or not has_marker(self.partial):
+                raise UserError(f"{self.partial} is in the way: simcli keeps a stopped "
+                                f"checkpointed run of --out {final} there, and that folder "
+                                f"is not one it made; move or rename it")
+            if not claim_marker(self.partial):
+                raise UserError(f"another simcli run is starting in {self.partial} now; "
+                                f"choose another --out")
             shutil.rmtree(self.partial, ignore_errors=True)
             note(f"removed {self.partial}: a checkpointed run stopped there before its first "
                  f"checkpoint (nothing had been played)")
@@ -135,9 +169,11 @@ class RunFolder:
         tag = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         tmp = self.final.parent / f".{self.final.name}{PARTIAL}-{tag}"
         try:
-            self.final.parent.mkdir(parents=True, exist_ok=True)
+            self.made = make_parents(self.final.parent)
             tmp.mkdir()
+            self.lock = write_marker(tmp)
         except OSError as exc:
+            remove_made(self.made)
             raise UserError(f"cannot create output folder {self.final}: "
                             f"{exc.strerror or exc}") from None
         self.path = tmp
@@ -153,7 +189,9 @@ class RunFolder:
                                     f"--out?); this run was not started") from None
                 self.path = self.partial
         except BaseException:
+            self.release()
             shutil.rmtree(tmp, ignore_errors=True)
+            remove_made(self.made)
             self.path = None
             raise
         return self.path
@@ -170,6 +208,10 @@ class RunFolder:
             if not written_by_simcli(self.final):
                 raise UserError(f"{self.final} changed during the run and is no longer a "
                                 f"folder simcli wrote; nothing was replaced")
+            if identity(self.final) != self.replacing:
+                raise UserError(f"{self.final} was replaced while this run played (another "
+                                f"run on the same --out finished first); it was left as it "
+                                f"is and this run was not kept")
             refuse_if_changed(self.final, "nothing was replaced")
             old = self.final.parent / f".{self.final.name}.old-{uuid.uuid4().hex[:8]}"
             self.final.rename(old)
@@ -195,23 +237,135 @@ class RunFolder:
             raise UserError(f"cannot create output folder {self.final}: "
                             f"{exc.strerror or exc}") from None
         try:
-            write_json(self.path / INVENTORY, {"format": 1, "entries": inventory(self.path)})
+            drop_marker(self.path)  # from here on not a partial folder: nothing cleans it
+            write_json(self.path / INVENTORY, {"format": 2, "entries": inventory(self.path)})
         except BaseException:
             self.final.rmdir()
             if old is not None:
                 old.rename(self.final)
             raise
         self.path.rename(self.final)  # replaces the empty folder claimed just above
+        self.release()
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
         return self.final
 
+    def release(self) -> None:
+        """Let go of the folder's lock (the run is over, in this process at least)."""
+        if self.lock is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.lock)
+            self.lock = None
+
     def abort(self) -> None:
         """Remove everything written so far (a checkpointed run keeps NAME.partial)."""
+        self.release()
         if self.path is None:
             return
         if not (self.checkpointed and self.path == self.partial):
             shutil.rmtree(self.path, ignore_errors=True)
+            remove_made(self.made)
+
+
+def identity(folder: Path) -> tuple[int, int, str]:
+    """What tells one finished folder from another at the same path: its device, inode and
+    the digest of its manifest."""
+    st = folder.lstat()
+    try:
+        man = hashlib.sha256((folder / MANIFEST).read_bytes()).hexdigest()
+    except OSError:
+        man = ""
+    return st.st_dev, st.st_ino, man
+
+
+def make_parents(folder: Path) -> list[Path]:
+    """Make `folder` and its missing parents; the ones made, deepest last."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()][::-1]
+    folder.mkdir(parents=True, exist_ok=True)
+    return missing
+
+
+def remove_made(made: list[Path]) -> None:
+    """Remove the folders make_parents made, where they are still empty."""
+    for p in reversed(made):
+        try:
+            p.rmdir()
+        except OSError:
+            return
+
+
+def write_marker(folder: Path) -> int | None:
+    """Mark `folder` as simcli's, being written, and lock the mark for as long as this
+    process lives (the lock, not a process id, tells a live run from a dead one: it holds
+    across containers, PID namespaces and hosts sharing a disk). The open descriptor."""
+    fd = os.open(folder / MARKER, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+    os.write(fd, json.dumps({"tool": "simcli", "pid": os.getpid(),
+                             "host": platform.node()}).encode())
+    if fcntl is not None:  # a file system without locks: liveness by the process id
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
+def has_marker(folder: Path) -> bool:
+    """Whether `folder` carries the marker simcli writes in a folder it is writing."""
+    try:
+        doc = json.loads((folder / MARKER).read_bytes()[:4096] or b"{}")
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and doc.get("tool") == "simcli"
+
+
+def hold_marker(folder: Path) -> int | None:
+    """Lock the marker of a stopped checkpointed run this process resumes (writing one if
+    an older simcli left none); UserError when another live run holds it."""
+    if not has_marker(folder):
+        with contextlib.suppress(FileNotFoundError):
+            (folder / MARKER).unlink()
+        try:
+            return write_marker(folder)
+        except FileExistsError:
+            pass  # another resume wrote it first: its lock decides below
+    fd = os.open(folder / MARKER, os.O_RDWR | os.O_NOFOLLOW)
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise UserError(f"another simcli process is finishing {folder} now; this one "
+                            f"stopped and changed nothing") from None
+    return fd
+
+
+def drop_marker(folder: Path) -> None:
+    """Remove the marker of a folder about to become a finished one."""
+    with contextlib.suppress(FileNotFoundError):
+        (folder / MARKER).unlink()
+
+
+def claim_marker(folder: Path) -> bool:
+    """Whether `folder` carries simcli's marker and no live run holds its lock (a run that
+    no longer runs left it): only then may simcli remove it."""
+    if not has_marker(folder):
+        return False
+    try:
+        doc = json.loads((folder / MARKER).read_bytes()[:4096])
+        if doc.get("host") == platform.node() and pid_alive(int(doc.get("pid"))):
+            return False  # alive here (this also covers a file system without locks)
+    except (OSError, ValueError, TypeError):
+        pass
+    try:
+        fd = os.open(folder / MARKER, os.O_RDWR | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def note(text: str) -> None:
@@ -245,7 +399,8 @@ def abandoned_start(partial: Path) -> bool:
     if partial.is_symlink() or not partial.is_dir():
         return False
     names = [p.name for p in partial.iterdir()]
-    return all(n == CONTENT_COPY or n.startswith(f".{CHECKPOINT}.tmp-") for n in names)
+    return all(n in (CONTENT_COPY, MARKER) or n.startswith(f".{CHECKPOINT}.tmp-")
+               for n in names)
 
 
 def pid_alive(pid: int) -> bool:
@@ -275,8 +430,10 @@ def clean_stale_partials(final: Path) -> None:
         return
     for p in siblings:
         m = pattern.match(p.name)
-        if not m or p.is_symlink() or not p.is_dir() or pid_alive(int(m.group(1))):
+        if not m or p.is_symlink() or not p.is_dir():
             continue
+        if not claim_marker(p):
+            continue  # not simcli's (no marker), or its run still holds the lock
         shutil.rmtree(p, ignore_errors=True)
         if p.exists():
             note(f"{p} was left by a simcli run that no longer runs (process "
@@ -286,9 +443,21 @@ def clean_stale_partials(final: Path) -> None:
                  f"{m.group(1)})")
 
 
+def remove_stale_scratch(folder: Path) -> None:
+    """Remove the scratch folders of `simcli report` runs on `folder` that were killed
+    (their marker's lock is free)."""
+    for p in folder.iterdir():
+        if RENDER_SCRATCH.match(p.name) and p.is_dir() and not p.is_symlink() and (
+                claim_marker(p) or (not has_marker(p) and not pid_alive(int(p.name[16:])))):
+            shutil.rmtree(p, ignore_errors=True)
+
+
 def check_out_path(final: Path) -> Path:
     """The output folder as given, refusing paths that can never be a new run folder: the
     file system root, the working folder or one of its parents."""
+    if final.name in ("", ".", ".."):
+        raise UserError(f"--out {final} must end in the name of a new folder, such as "
+                        f"runs/my-run")
     resolved = final.resolve()
     cwd = Path.cwd().resolve()
     if resolved == resolved.parent or resolved == cwd or resolved in cwd.parents:
@@ -313,25 +482,44 @@ def written_by_simcli(folder: Path) -> bool:
 
 
 def inventory(root: Path) -> dict[str, list]:
-    """Every entry under `root` (not following links) but the inventory file itself:
-    relative path -> ["d"] for a folder, ["f", size, mtime_ns] for a file, ["l"] for a
-    link or anything else."""
+    """Every entry under `root` (not following links) but the inventory file itself and
+    simcli report's scratch folders: relative path -> ["d"] for a folder, ["f", size,
+    sha256] for a file, ["l"] for a link or anything else."""
     out: dict[str, list] = {}
     for dirpath, dirnames, filenames in os.walk(root):
         base = Path(dirpath)
+        if base == root:
+            dirnames[:] = [d for d in dirnames if not RENDER_SCRATCH.match(d)]
         for name in dirnames + filenames:
             path = base / name
             rel = path.relative_to(root).as_posix()
             if rel == INVENTORY:
                 continue
-            st = path.lstat()
-            if stat.S_ISDIR(st.st_mode):
-                out[rel] = ["d"]
-            elif stat.S_ISREG(st.st_mode):
-                out[rel] = ["f", st.st_size, st.st_mtime_ns]
-            else:
-                out[rel] = ["l"]
+            out[rel] = entry_of(path)
     return out
+
+
+def entry_of(path: Path) -> list:
+    """A path's inventory entry: ["d"], ["f", size, sha256 of the content] or ["l"]."""
+    st = path.lstat()
+    if stat.S_ISDIR(st.st_mode):
+        return ["d"]
+    if stat.S_ISREG(st.st_mode):
+        with open(path, "rb") as fh:
+            return ["f", st.st_size, hashlib.file_digest(fh, "sha256").hexdigest()]
+    return ["l"]
+
+
+def same_entry(now: list, recorded: Any) -> bool:
+    """Whether an entry is as recorded: by content digest (an inventory of an older simcli
+    recorded size and modification time instead, and is compared by size alone then)."""
+    if not isinstance(recorded, list) or not recorded or now[0] != recorded[0]:
+        return False
+    if now[0] != "f":
+        return True
+    if len(recorded) == 3 and isinstance(recorded[2], int):  # format 1: size, mtime
+        return now[1] == recorded[1]
+    return now == recorded
 
 
 def not_as_written(folder: Path) -> str | None:
@@ -345,9 +533,26 @@ def not_as_written(folder: Path) -> str | None:
     for rel, entry in inventory(folder).items():
         if rel not in recorded:
             return f"{folder / rel} was not written by simcli"
-        if entry != recorded[rel]:
+        if not same_entry(entry, recorded[rel]):
             return f"{folder / rel} changed since simcli wrote it"
     return None
+
+
+def edited_targets(src: Path, dst: Path) -> list[Path]:
+    """The files under `dst` that moving `src` into it would replace and that are not as
+    simcli recorded writing them (edited since, or never simcli's)."""
+    recorded = _recorded(dst) or {}
+    out = []
+    for path in sorted(src.rglob("*")):
+        rel = path.relative_to(src)
+        target = dst / rel
+        if path.is_dir() or not (target.exists() or target.is_symlink()):
+            continue
+        if target.is_dir() and not target.is_symlink():
+            continue  # move_into refuses that itself
+        if not same_entry(entry_of(target), recorded.get(rel.as_posix())):
+            out.append(target)
+    return out
 
 
 def refuse_if_changed(folder: Path, consequence: str) -> None:
@@ -390,7 +595,7 @@ def record_rewritten(folder: Path, names: list[Path]) -> None:
     mine = {r.as_posix() for r in rels} | {p.as_posix() for r in rels for p in r.parents
                                            if p != Path(".")}  # and the folders made for them
     entries.update({k: v for k, v in inventory(folder).items() if k in mine})
-    write_json(folder / INVENTORY, {"format": 1, "entries": entries})
+    write_json(folder / INVENTORY, {"format": 2, "entries": entries})
 
 
 def _recorded(folder: Path) -> dict[str, list] | None:

@@ -15,6 +15,7 @@ from simcli import engine
 from simcli.errors import Interrupted
 from simcli.games.sixteen_samurai import SixteenSamurai
 from simcli.run import RunConfig, run_game
+from simcli.runfolder import MARKER, write_marker
 from tests.cli import invoke, one_line_error
 
 ROOT = Path(__file__).parents[1]
@@ -194,13 +195,20 @@ def test_a_plain_run_does_not_orphan_an_unfinished_checkpointed_one(tmp_path, mo
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.partial"]
 
 
-def test_a_partial_folder_without_checkpoint_from_an_older_simcli(tmp_path):
+def test_a_partial_folder_without_checkpoint_is_removed_only_with_simclis_marker(tmp_path):
     out = tmp_path / "old"
     partial = tmp_path / "old.partial"
     partial.mkdir()
     (partial / "content.toml").write_bytes(ROSTER.read_bytes())
     text = one_line_error(invoke("resume", out))
     assert "simcli run" in text and "nothing was played" in text
+    # no marker: it only looks like simcli's (an older simcli's, or a user's): kept
+    text = one_line_error(invoke("run", "sixteen-samurai", "-n", 1000, "--checkpoint",
+                                 "--out", out))
+    assert "old.partial is in the way" in text
+    assert sorted(p.name for p in partial.iterdir()) == ["content.toml"]
+    # simcli's marker, and no live run holds its lock: a run stopped before its checkpoint
+    dead_marker(partial)
     r = invoke("run", "sixteen-samurai", "-n", 1000, "--checkpoint", "--out", out, "-q")
     assert r.exit_code == 0, r.output
     assert "removed" in r.stderr
@@ -218,16 +226,34 @@ def test_a_partial_folder_with_other_files_is_not_removed(tmp_path):
     assert (partial / "notes.txt").read_text() == "keep"
 
 
+def dead_marker(folder):
+    """simcli's marker in `folder`, as a run that no longer runs left it (no lock held)."""
+    (folder / MARKER).write_text('{"tool": "simcli", "pid": 1073741824, "host": "h"}')
+
+
 def test_stale_partials_of_dead_processes_are_cleaned(tmp_path):
-    dead = tmp_path / f".x.partial-{2**30}-deadbeef"  # no such process
-    alive = tmp_path / f".x.partial-{os.getpid()}-0badcafe"
+    dead = tmp_path / f".x.partial-{2**30}-deadbeef"  # simcli's, its run gone
+    alive = tmp_path / f".x.partial-{os.getpid()}-0badcafe"  # simcli's, its run alive
+    # a live run in another PID namespace or host: its process id means nothing here,
+    # its lock does
+    elsewhere = tmp_path / f".x.partial-{2**30 + 1}-0badcafe"
+    lookalike = tmp_path / f".x.partial-{2**30}-feedbeef"  # no marker: not simcli's
     other = tmp_path / f".y.partial-{2**30}-deadbeef"  # another run's name: not ours to judge
-    for d in (dead, alive, other):
+    for d in (dead, alive, elsewhere, lookalike, other):
         d.mkdir()
         (d / "content.toml").write_text("x")
-    r = invoke("run", "sixteen-samurai", "-n", 500, "--out", tmp_path / "x", "-q")
+    dead_marker(dead)
+    dead_marker(other)
+    locks = [write_marker(alive), write_marker(elsewhere)]
+    try:
+        r = invoke("run", "sixteen-samurai", "-n", 500, "--out", tmp_path / "x", "-q")
+    finally:
+        for fd in locks:
+            os.close(fd)
     assert r.exit_code == 0, r.output
-    assert not dead.exists() and alive.exists() and other.exists()
+    assert not dead.exists()
+    assert alive.exists() and elsewhere.exists() and lookalike.exists() and other.exists()
+    assert (lookalike / "content.toml").read_text() == "x"
     assert str(dead) in r.stderr and "no longer runs" in r.stderr
 
 
@@ -242,6 +268,7 @@ def test_a_partial_of_a_killed_but_unreaped_process_is_cleaned(tmp_path):
         time.sleep(0.3)
         left = tmp_path / f".x.partial-{proc.pid}-deadbeef"
         left.mkdir()
+        dead_marker(left)
         r = invoke("run", "sixteen-samurai", "-n", 500, "--out", tmp_path / "x", "-q")
         assert r.exit_code == 0, r.output
         assert not left.exists() and str(left) in r.stderr

@@ -162,6 +162,8 @@ def read_toml(path: Path, what: str = "content file") -> tuple[dict[str, Any], b
         raise UserError(f"{path}: not a UTF-8 text file") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: malformed TOML: {exc}") from None
+    except RecursionError:
+        raise UserError(f"{path}: nested too deeply to read") from None
 
 
 def sha256(raw: bytes) -> str:
