@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from reports.summary import Summary
+from simcli.textsafe import inert
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;
@@ -23,6 +24,12 @@ figure{margin:1em 0}figcaption{font-size:.85em;color:#555}
 """
 
 
+def _esc(text: object) -> str:
+    """User text as inert HTML: escaped, control characters (terminal escapes) shown as
+    U+FFFD."""
+    return html.escape(inert(text))
+
+
 def _cell(v) -> str:
     if v is None:
         return ""
@@ -32,13 +39,13 @@ def _cell(v) -> str:
         return f"{v:.4f}" if abs(v) < 1000 else f"{v:,.1f}"
     if isinstance(v, int) and not isinstance(v, bool):
         return f"{v:,}"
-    text = html.escape(str(v))
+    text = _esc(str(v))
     return f'<span class="flag">{text}</span>' if text.startswith("differs") else text
 
 
 def table_html(df: pl.DataFrame) -> str:
     """A polars table as an HTML table."""
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+    head = "".join(f"<th>{_esc(c)}</th>" for c in df.columns)
     body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>"
                    for row in df.iter_rows())
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -47,8 +54,8 @@ def table_html(df: pl.DataFrame) -> str:
 def image_html(path: Path, caption: str) -> str:
     """A PNG embedded as a data URI, with its caption."""
     data = base64.b64encode(path.read_bytes()).decode("ascii")
-    return (f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+    return (f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{_esc(caption)}</figcaption></figure>")
 
 
 def methods_html(manifest: dict) -> str:
@@ -65,7 +72,7 @@ def methods_html(manifest: dict) -> str:
     mirror = (" Every deal was played once per seat rotation (mirrored); the mirrored-seat "
               "table gives paired estimates." if manifest.get("mirror") else "")
     policies = manifest.get("policies", {})
-    items = "".join(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>"
+    items = "".join(f"<li><b>{_esc(k)}</b>: {_esc(v)}</li>"
                     for k, v in policies.items())
     rules = ", ".join(f"{k}={v}" for k, v in manifest["rules"].items()) or "none"
     versions = ", ".join(f"{k} {v}" for k, v in manifest.get("versions", {}).items())
@@ -73,13 +80,13 @@ def methods_html(manifest: dict) -> str:
     return f"""
 <h2>Methods</h2>
 <ul>
-<li>Seats (policies in seat order): {html.escape(", ".join(manifest["seats"]))}.
+<li>Seats (policies in seat order): {_esc(", ".join(manifest["seats"]))}.
 Policies used:<ul>{items}</ul></li>
 <li>Playouts: {rule}.{mirror} Seed {manifest["seed"]}: every playout draws from its own
 random streams, Philox4x32-10 counters (draw, lane, playout index) under the seed as key, so
 no two streams share a draw and the same seed gives the same numbers on any number of
 threads or machines.</li>
-<li>Rule options: {html.escape(rules)}.</li>
+<li>Rule options: {_esc(rules)}.</li>
 <li>Intervals (95%, inside each figure's range, checked by coverage tests): rates carry
 Wilson score intervals; rates counted several times per game (per round, turn or battle) a
 ratio estimator with cluster-robust variance by game; mirrored seat rates a paired interval
@@ -89,18 +96,18 @@ normal interval from their standard error (a Wilson interval at the effective sa
 for bounded means); quantiles a distribution-free interval from order statistics. A seat's
 fair share is the equal share of outright wins; seat and declarer flags use exact two-sided
 binomial tests, Holm-adjusted, at the 99% level.</li>
-<li>Content: {html.escape(c["name"])} v{html.escape(str(c["version"]))}, sha256
-<code>{html.escape(str(c["sha256"]))}</code>{assumed}.</li>
-<li>Tool: simcli {html.escape(str(manifest["tool_version"]))} ({html.escape(versions)}).</li>
+<li>Content: {_esc(c["name"])} v{_esc(str(c["version"]))}, sha256
+<code>{_esc(str(c["sha256"]))}</code>{assumed}.</li>
+<li>Tool: simcli {_esc(str(manifest["tool_version"]))} ({_esc(versions)}).</li>
 </ul>"""
 
 
 def write_html(summary: Summary, manifest: dict, folder: Path) -> Path:
     """report.html in `folder`, embedding the charts already drawn in folder/charts."""
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>"
-             f"{html.escape(summary.title)}</title><style>{STYLE}</style></head><body>",
-             f"<h1>{html.escape(summary.title)}</h1>", "<h2>Findings</h2><ul>"]
-    parts += [f"<li>{html.escape(f)}</li>" for f in summary.findings]
+             f"{_esc(summary.title)}</title><style>{STYLE}</style></head><body>",
+             f"<h1>{_esc(summary.title)}</h1>", "<h2>Findings</h2><ul>"]
+    parts += [f"<li>{_esc(f)}</li>" for f in summary.findings]
     parts.append("</ul><p class='note'>Every rate carries its 95% interval and the number of "
                  "observations behind it.</p><h2>Charts</h2>")
     for chart in summary.charts:
@@ -108,7 +115,7 @@ def write_html(summary: Summary, manifest: dict, folder: Path) -> Path:
         if path.exists():
             parts.append(image_html(path, chart.caption))
     for heading, name, note in summary.sections:
-        parts += [f"<h2>{html.escape(heading)}</h2>", f"<p class='note'>{html.escape(note)}</p>",
+        parts += [f"<h2>{_esc(heading)}</h2>", f"<p class='note'>{_esc(note)}</p>",
                   table_html(summary.tables[name])]
     parts += [methods_html(manifest), "</body></html>"]
     out = folder / "report.html"

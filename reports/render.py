@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import polars as pl
 
 from reports.summary import Summary
 from reports.words import plural  # noqa: F401  (re-exported)
+from simcli.textsafe import inert
 
 MD_ESCAPES = {"\\": "\\\\", "|": "\\|", "[": "\\[", "]": "\\]", "<": "&lt;", ">": "&gt;",
               "\r": " ", "\n": " "}
 CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+AUTOLINK = re.compile(r"(?i)\b(https?|ftp|www|mailto)([:.@])")
+
+
 def md_text(text: object) -> str:
     """A user string (a content, card or assertion name...) as inert Markdown text: no HTML
-    (`<script>`), no table cell breaks (`|`), no links, on one line."""
-    return "".join(MD_ESCAPES.get(ch, ch) for ch in str(text))
+    (`<script>`), no table cell breaks (`|`), no links (a bare URL gets a zero-width space
+    that GitHub's autolinking does not cross), no control characters, on one line."""
+    text = AUTOLINK.sub("\\1\u200b\\2", inert(text))
+    return "".join(MD_ESCAPES.get(ch, ch) for ch in text)
 
 
 def _md_cell(v: object, decimals: int) -> str:

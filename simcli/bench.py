@@ -220,10 +220,12 @@ def run_bench(names: list[str], *, threads: int, seconds: float, repeats: int,
 
 
 def _spread_ok(x: Any) -> bool:
-    """A measured spread the comparison can use: finite positive median, min and max."""
+    """A measured spread the comparison can use: finite positive median, min and max, in
+    that order (min <= median <= max)."""
     return isinstance(x, dict) and all(
         isinstance(x.get(k), int | float) and not isinstance(x.get(k), bool)
-        and math.isfinite(x[k]) and x[k] > 0 for k in ("median", "min", "max"))
+        and math.isfinite(x[k]) and x[k] > 0 for k in ("median", "min", "max")
+    ) and x["min"] <= x["median"] <= x["max"]
 
 
 def load_baseline(path: Path) -> dict[str, Any]:
@@ -238,11 +240,11 @@ def load_baseline(path: Path) -> dict[str, Any]:
     for name, g in doc["games"].items():
         if not isinstance(g, dict) or not _spread_ok(g.get("playouts_per_s")):
             raise UserError(f"baseline {path}: games.{name}.playouts_per_s must hold positive "
-                            f"numbers median, min and max (a `simcli bench --json` file)")
+                            f"numbers min <= median <= max (a `simcli bench --json` file)")
     if "dice" in doc and not (isinstance(doc["dice"], dict)
                               and _spread_ok(doc["dice"].get("resolutions_per_s"))):
         raise UserError(f"baseline {path}: dice.resolutions_per_s must hold positive numbers "
-                        f"median, min and max")
+                        f"min <= median <= max")
     return doc
 
 

@@ -126,6 +126,9 @@ def load_spec(path: Path) -> list[Assertion]:
         if seats is not None and (not isinstance(seats, list) or not seats or not all(
                 isinstance(s, str) for s in seats)):
             raise _bad(path, where, "field 'seats' must be a list of policy names")
+        if seats is not None and "policy" in a:
+            raise _bad(path, where, "give either 'policy' (every seat) or 'seats' (one per "
+                                    "seat), not both")
         try:
             game = get_game(a["game"])
         except UserError as exc:

@@ -106,8 +106,10 @@ class SimcliGroup(TyperGroup):
 
 
 def _error(msg: str) -> None:
-    err.print(f"simcli: error: {' '.join(msg.split())}", highlight=False, markup=False,
-              soft_wrap=True)
+    from simcli.textsafe import inert
+
+    err.print(f"simcli: error: {' '.join(inert(msg).split())}", highlight=False,
+              markup=False, soft_wrap=True)
     sys.exit(2)
 
 
@@ -163,7 +165,16 @@ def _yes_option():
 
 
 # Options shared by several commands (one declaration, the same help everywhere).
-ThreadsOpt = Annotated[int | None, typer.Option("--threads", "-t",
+MAX_THREADS = 1024
+
+
+def _check_threads(value: int | None) -> int | None:
+    if value is not None and not 1 <= value <= MAX_THREADS:
+        raise UserError(f"--threads must be 1 .. {MAX_THREADS}, not {value}")
+    return value
+
+
+ThreadsOpt = Annotated[int | None, typer.Option("--threads", "-t", callback=_check_threads,
                                                 help="Worker threads. Default: all cores.")]
 def _quiet(value: bool) -> bool:
     if value:
@@ -466,8 +477,9 @@ def run(
 def resume(
     folder: Annotated[Path, typer.Argument(help="The --out folder of a checkpointed run "
                                                 "that was stopped.")],
-    threads: Annotated[int | None, typer.Option("--threads", "-t", help="Worker threads. "
-                                                "Default: as the run started.")] = None,
+    threads: Annotated[int | None, typer.Option("--threads", "-t", callback=_check_threads,
+                                                help="Worker threads. Default: as the run "
+                                                     "started.")] = None,
     backend: Annotated[str | None, typer.Option("--backend", help="local or dask. Default: "
                                                 "as the run started.")] = None,
     scheduler: SchedulerOpt = None,
@@ -905,8 +917,10 @@ def check(
     if markdown_out is not None and str(markdown_out) != "-":
         parent = markdown_out.parent if str(markdown_out.parent) else Path(".")
         if markdown_out.is_dir() or not parent.is_dir() or not os.access(parent, os.W_OK) or (
-                markdown_out.exists() and not os.access(markdown_out, os.W_OK)):
-            raise UserError(f"--markdown {markdown_out} is not a file simcli can write")
+                markdown_out.exists() and not (markdown_out.is_file()
+                                               and os.access(markdown_out, os.W_OK))):
+            raise UserError(f"--markdown {markdown_out} is not a file simcli can write (a "
+                            f"regular file: not a folder, a FIFO or a device)")
     with _time_limit(yes):
         results = run_check(spec, threads, RichProgress("check", enabled=not quiet and
                                                         not as_json))
@@ -1078,6 +1092,11 @@ def bench(
         raise UserError(f"--seconds must be a number of seconds in (0, 3600], not {seconds}")
     if not 0 < repeats <= 1000:
         raise UserError(f"--repeats must be 1 .. 1000, not {repeats}")
+    figures = 3 * len(names or ("all five",) * 5) + 1  # about 3 timed figures a game, dice
+    if seconds * repeats * figures > 3600:
+        raise UserError(f"--seconds {seconds:g} x --repeats {repeats} would time "
+                        f"{figures} figures for about {seconds * repeats * figures / 3600:.1f} "
+                        f"h; keep it under an hour")
     if threads is not None and threads <= 0:
         raise UserError(f"--threads must be positive, not {threads}")
     if not 0 <= tolerance < 1:

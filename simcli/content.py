@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from simcli.errors import UserError
+from simcli.textsafe import check_strings
 
 MAX_BYTES = 8 * 1024 * 1024  # no real content file comes near this
 T = TypeVar("T")
@@ -132,6 +133,7 @@ def read_document(path: Path) -> Document:
         raise UserError(f"{path}: malformed TOML: {exc}") from None
     except RecursionError:
         raise UserError(f"{path}: nested too deeply to read") from None
+    check_strings(data, str(path))
     return Document(path, raw, data)
 
 

@@ -205,7 +205,8 @@ def run_chunks(
     def check_time(chunk: Chunk, seconds: float) -> None:
         per_item.append(seconds / max(chunk.count, 1))
         if len(per_item) == threads + 1:  # every thread has run at least one chunk after
-            rate = max(1, threads) / min(per_item)  # its first (which may have compiled)
+            # its first (which may have compiled); threads beyond the cores add no speed
+            rate = max(1, min(threads, os.cpu_count() or 1)) / min(per_item)
             estimate = total / rate
             if estimate > limit:
                 raise too_long(estimate, f"{total:,} to play at about {rate:,.0f}/s on "

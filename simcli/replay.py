@@ -104,6 +104,12 @@ def replay(game: Game, cfg: RunConfig, playout: int, find: str | None = None,
     content = game.load_content(game.content_path(cfg.content))
     prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
     conds = parse_find(game, find) if find else None
+    for c in conds or ():
+        if c.column == "winner" and not any(c.holds({"winner": w})
+                                            for w in range(cfg.players + 1)):
+            raise UserError(f"--find winner{c.op}{c.value} can never hold with "
+                            f"{cfg.players} players (winner is a seat 1 .. {cfg.players}, "
+                            f"or 0 when nobody won outright)")
     if find and search <= 0:
         raise UserError(f"--search must be positive, not {search}")
     if playout < 0:

@@ -134,8 +134,12 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
     check_seed(seed)
     if threads is not None and threads <= 0:
         raise UserError(f"--threads must be positive, not {threads}")
-    if chunk_size is not None and chunk_size <= 0:
-        raise UserError(f"--chunk-size must be positive, not {chunk_size}")
+    if chunk_size is not None and not 0 < chunk_size <= 2**62:
+        raise UserError(f"--chunk-size must be 1 .. 2**62, not {chunk_size}")
+    if seats is not None and not seats.strip():
+        raise UserError("--seats is empty; give one policy per seat, e.g. greedy,random")
+    if policy is not None and not policy.strip():
+        raise UserError("--policy is empty; give a policy name (see `simcli games`)")
     if seats:
         seat_list = tuple(s.strip() for s in seats.split(","))
         if players is not None and players != len(seat_list):

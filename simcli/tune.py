@@ -54,12 +54,18 @@ class Param:
     values: tuple[Any, ...]
 
 
+MAX_VALUES = 10_000  # values one --param may try (a range is listed before it is played)
+
+
 def _values(spec: str, what: str) -> tuple[Any, ...]:
     if ".." in spec:
         lo_s, hi_s = spec.split("..", 1)
         try:
             if re.fullmatch(r"-?\d+", lo_s.strip()) and re.fullmatch(r"-?\d+", hi_s.strip()):
                 lo, hi = int(lo_s), int(hi_s)
+                if hi - lo >= MAX_VALUES:
+                    raise UserError(f"--param {what}: range '{spec}' holds {hi - lo + 1:,} "
+                                    f"values; at most {MAX_VALUES:,} can be tried, narrow it")
                 vals: tuple[Any, ...] = tuple(range(lo, hi + 1))
             else:
                 lo_f, hi_f = float(lo_s), float(hi_s)
@@ -156,6 +162,15 @@ def apply_setting(text: str, game: Game, params: list[Param], values: tuple) -> 
     return tomlkit.dumps(doc)
 
 
+def grid_at(parsed: list[Param], i: int) -> tuple:
+    """Setting i of the product of the params' values (the last param varying fastest)."""
+    out = []
+    for p in reversed(parsed):
+        i, j = divmod(i, len(p.values))
+        out.append(p.values[j])
+    return tuple(reversed(out))
+
+
 def objective_of(spec: str) -> tuple[str, float | None]:
     """('balance', None) or (metric, target) from --objective."""
     if spec.strip() == "balance":
@@ -168,7 +183,12 @@ def objective_of(spec: str) -> tuple[str, float | None]:
     if not sep or not metric.strip() or not math.isfinite(value):
         raise UserError(f"--objective '{spec}' must be 'balance' or METRIC=TARGET, e.g. "
                         f"win_rate.seat1=0.5")
-    return metric.strip(), value
+    metric = metric.strip()
+    if (metric.endswith("rate") or ".seat" in metric or metric == "completion") and not (
+            0 <= value <= 1):
+        raise UserError(f"--objective {metric}={target.strip()}: a rate is a fraction "
+                        f"0 .. 1 (0.25 for 25%), so that target can never be reached")
+    return metric, value
 
 
 @dataclass
@@ -247,6 +267,8 @@ def run_tune(game_name: str, params: list[str], objective: str, *, players: int 
     metric, target = objective_of(objective)
     players = players or game.default_players
     game.check_players(players)
+    if policy is not None and not policy.strip():
+        raise UserError("--policy is empty; give a policy name (see `simcli games`)")
     seats = (policy or game.default_policy,) * players
     for s in seats:
         game.check_policy(s)
@@ -258,10 +280,13 @@ def run_tune(game_name: str, params: list[str], objective: str, *, players: int 
     budget = budget or 200 * n0
     if n0 <= 0 or budget <= 0:
         raise UserError("-n and --budget must be positive")
-    grid = list(itertools.product(*(p.values for p in parsed)))
-    if len(grid) > MAX_CANDIDATES:
-        pick = np.linspace(0, len(grid) - 1, MAX_CANDIDATES).round().astype(int)
-        grid = [grid[i] for i in sorted(set(pick))]
+    total = math.prod(len(p.values) for p in parsed)
+    if total <= MAX_CANDIDATES:
+        grid = list(itertools.product(*(p.values for p in parsed)))
+    else:  # evenly spaced settings of the product, listed without making all of it
+        pick = sorted({round(i * (total - 1) / (MAX_CANDIDATES - 1))
+                       for i in range(MAX_CANDIDATES)})
+        grid = [grid_at(parsed, i) for i in pick]
     cands = []
     for values in grid:
         r = dict(base_rules)

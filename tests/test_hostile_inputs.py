@@ -76,3 +76,97 @@ def test_run_folder_json_nested_without_end_or_with_a_duplicate_key_is_refused(
 @pytest.mark.parametrize("folder", ["/", ".", ".."])
 def test_resume_of_the_root_or_the_working_folder_is_one_line(folder):
     assert "checkpointed run" in one_line_error(invoke("resume", folder))
+
+
+# --- accepted silently before (issue 26, part 4): each refused in one line -----------------
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["run", "samsara", "--policy", "mcts:"], "empty part"),
+    (["run", "samsara", "--policy", "mcts::"], "empty part"),
+    (["run", "samsara", "--policy", "mcts:10:20"], "budget is given twice"),
+    (["run", "samsara", "--policy", "mcts:10:c=1:c=2"], "c is given twice"),
+    (["run", "samsara", "--policy", "mcts:10:rollout=random:rollout=greedy"],
+     "rollout is given twice"),
+    (["run", "samsara", "--policy", ""], "--policy is empty"),
+    (["run", "samsara", "--seats", ""], "--seats is empty"),
+    (["replay", "samsara", "--seats", " "], "--seats is empty"),
+    (["value", "samsara", "--policy", ""], "--policy is empty"),
+    (["run", "samurai-katana", "--rule", "alliance=on-top", "--rule", "alliance=within-four"],
+     "given twice"),
+    (["run", "samsara", "--threads", str(10**21)], "--threads must be 1 .. 1024"),
+    (["resume", "x", "--threads", "0"], "--threads must be 1 .. 1024"),
+    (["run", "samsara", "--chunk-size", str(10**21)], "--chunk-size must be 1 .. 2**62"),
+    (["tune", "sixteen-samurai", "--param", "clan.size=3..5", "--objective",
+      "win_rate.seat1=2"], "can never be reached"),
+    (["tune", "sixteen-samurai", "--param", "clan.size=1..1000000000"], "narrow it"),
+    (["bench", "samsara", "--seconds", "3600", "--repeats", "1000"], "under an hour"),
+    (["replay", "samsara", "--find", "winner=3", "--search", str(10**12)], "can never hold"),
+])
+def test_inputs_once_accepted_silently_are_refused(tmp_path, monkeypatch, args, needle):
+    monkeypatch.chdir(tmp_path)
+    assert needle in one_line_error(invoke(*args))
+    assert list(tmp_path.iterdir()) == []  # nothing made
+
+
+def test_a_bench_baseline_whose_min_exceeds_its_max_is_refused(tmp_path):
+    from simcli.bench import FORMAT
+
+    base = tmp_path / "b.json"
+    spread = {"median": 10.0, "min": 20.0, "max": 5.0}
+    base.write_text(json.dumps({"format": FORMAT, "games": {"samsara":
+                                                            {"playouts_per_s": spread}}}))
+    assert "min <= median <= max" in one_line_error(
+        invoke("bench", "samsara", "--baseline", base))
+
+
+def test_check_markdown_to_a_fifo_is_refused_before_playing(tmp_path):
+    import os
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text('[[assert]]\ngame = "samsara"\nmetric = "win_rate.seat1"\nmin = 0.0\n')
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert "not a file simcli can write" in one_line_error(
+        invoke("check", spec, "--markdown", fifo))
+
+
+def test_a_check_spec_with_both_seats_and_policy_is_refused(tmp_path):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('[[assert]]\ngame = "samsara"\nmetric = "win_rate.seat1"\nmin = 0.0\n'
+                    'policy = "greedy"\nseats = ["random", "greedy"]\n')
+    assert "not both" in one_line_error(invoke("check", spec))
+
+
+# --- injection (part 5): no control character reaches a terminal or a report ---------------
+
+ROSTER = Path(__file__).resolve().parents[1] / "simcli/games/content/sixteen-samurai/standard.toml"
+
+
+@pytest.mark.parametrize(("name", "needle"), [
+    ("Oku\\u001b]0;pwned\\u0007", "control character U+001B"),
+    ("Oku\\u009b2J", "control character U+009B"),
+    ("x" * 100_000, "100,000 characters long"),
+])
+def test_content_text_with_control_characters_or_without_end_is_refused(tmp_path, name,
+                                                                        needle):
+    bad = tmp_path / "evil.toml"
+    bad.write_text(ROSTER.read_text().replace('"Oku the Plain"', f'"{name}"', 1))
+    text = one_line_error(invoke("run", "sixteen-samurai", "--content", bad, "-n", 10,
+                                 "--out", tmp_path / "o"))
+    assert needle in text and "\x1b" not in text and "\x9b" not in text
+
+
+def test_an_argument_with_a_terminal_escape_is_printed_inert():
+    text = one_line_error(invoke("run", "samsara", "--rule", "x\x1b[2J\x1b]0;t\x07=1"))
+    assert "\x1b" not in text and "\x07" not in text and "\ufffd" in text
+
+
+def test_report_text_is_inert_markdown_and_html():
+    from reports.html import _esc
+    from reports.render import md_text
+
+    for f in (md_text, _esc):  # (HTML text never turns a bare URL into a link)
+        out = f("see https://evil.example, www.evil.example \x1b]0;t\x07 <b>")
+        assert "\x1b" not in out and "\x07" not in out and "<b>" not in out
+    out = md_text("see https://evil.example, www.evil.example")
+    assert "https://" not in out and "www.evil" not in out  # GitHub autolinks those

@@ -14,6 +14,7 @@ import numpy as np
 from kernels.stat_table import Stat, zeros
 from reports.metrics import Core
 from simcli.errors import UserError
+from simcli.textsafe import check_strings
 
 CONTENT_ROOT = Path(__file__).parent / "content"
 
@@ -157,7 +158,9 @@ def read_toml(path: Path, what: str = "content file") -> tuple[dict[str, Any], b
 
     raw = read_regular(Path(path), CONTENT_LIMIT, what)
     try:
-        return tomllib.loads(raw.decode("utf-8")), raw
+        data = tomllib.loads(raw.decode("utf-8"))
+        check_strings(data, str(path))
+        return data, raw
     except UnicodeDecodeError:
         raise UserError(f"{path}: not a UTF-8 text file") from None
     except tomllib.TOMLDecodeError as exc:
@@ -264,8 +267,17 @@ class Game(ABC):
             raise UserError(f"unknown policy '{policy}' for {self.name}; choose from {known}")
         spec = PolicySpec(head, self.search.budget, self.search.exploration,
                           self.search.rollout)
-        for part in (p for p in rest.split(":") if p) if rest else ():
+        parts = rest.split(":") if policy != head else []
+        if "" in parts:
+            raise UserError(f"policy '{policy}': an empty part between colons; write "
+                            f"{head}, {head}:BUDGET or {head}:BUDGET:rollout=NAME:c=FLOAT")
+        given: set[str] = set()
+        for part in parts:
             key, eq, value = part.partition("=")
+            what = "budget" if not eq and key.isdigit() else key
+            if what in given:
+                raise UserError(f"policy '{policy}': the {what} is given twice")
+            given.add(what)
             try:
                 if not eq and key.isdigit():
                     spec = replace(spec, budget=int(key))
@@ -306,6 +318,7 @@ class Game(ABC):
         """Rule options from name=value strings, defaults filled in."""
         by_name = {r.name: r for r in self.rules}
         chosen = {r.name: r.default for r in self.rules}
+        given: set[str] = set()
         for pair in pairs:
             name, sep, value = pair.partition("=")
             name, value = name.strip(), value.strip()
@@ -318,6 +331,9 @@ class Game(ABC):
                 raise UserError(
                     f"rule option {name} takes {'|'.join(by_name[name].choices)}, not '{value}'"
                 )
+            if name in given:
+                raise UserError(f"rule option {name} is given twice; give it once")
+            given.add(name)
             chosen[name] = value
         return chosen
 
