@@ -127,6 +127,7 @@ def _catch_stop_signals() -> dict:
     """Handle SIGTERM/SIGHUP like Ctrl-C while the app runs (on the main thread, and only
     where nobody chose another handler, e.g. nohup); returns the handlers to restore."""
     _stopped_by.clear()
+    _committed().clear()
     if threading.current_thread() is not threading.main_thread():
         return {}
     previous = {}
@@ -136,8 +137,17 @@ def _catch_stop_signals() -> dict:
     return previous
 
 
+def _committed() -> list:
+    """Finished folders this command put in place (simcli.runfolder.COMMITTED, if loaded)."""
+    mod = sys.modules.get("simcli.runfolder")
+    return mod.COMMITTED if mod is not None else []
+
+
 def _interrupted(exc: BaseException | None) -> None:
     msg = str(exc) if isinstance(exc, Interrupted) else "interrupted; nothing was written"
+    done = _committed()
+    if done:  # stopped after its folder was complete: say what is on disk
+        msg = f"interrupted after {done[-1]} was complete; it is kept as written"
     if _stopped_by:
         sig = _stopped_by[-1]
         err.print(f"simcli: stopped by {STOP_SIGNALS[sig]}: {msg}", markup=False,

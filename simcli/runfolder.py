@@ -39,6 +39,7 @@ CHECKPOINT = "checkpoint.json"
 INVENTORY = ".simcli-files.json"  # what simcli wrote in a finished folder (for --force)
 MARKER = ".simcli-partial"  # in a folder simcli is writing; locked while its run lives
 PARTIAL = ".partial"
+COMMITTED: list[Path] = []  # finished folders this process put in place (for messages)
 RENDER_SCRATCH = re.compile(r"^\.render-partial-\d+$")  # simcli report's scratch folder
 JSON_LIMIT = 64 * 2**20  # manifests, aggregates, checkpoints and baselines are far smaller
 CONTENT_LIMIT = 8 * 2**20  # content files and specs; a 10,000-card roster is about 1.5 MB
@@ -140,7 +141,7 @@ class RunFolder:
             refuse_if_changed(final, "nothing was touched")
             self.replace = True
             self.replacing = identity(final)  # what --force may replace, and nothing else
-        clean_stale_partials(final)
+        clean_stale_partials(final, any_name=auto)
         self.partial = partial_dir(final)
         if resuming:
             self.path = self.partial
@@ -245,6 +246,7 @@ class RunFolder:
                 old.rename(self.final)
             raise
         self.path.rename(self.final)  # replaces the empty folder claimed just above
+        COMMITTED.append(self.final)
         self.release()
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
@@ -419,11 +421,13 @@ def pid_alive(pid: int) -> bool:
         return True
 
 
-def clean_stale_partials(final: Path) -> None:
+def clean_stale_partials(final: Path, any_name: bool = False) -> None:
     """Remove `.NAME.partial-PID-*` folders that simcli processes which no longer run left
-    next to `final` (killed with SIGKILL, or the machine lost power); name those it cannot
-    remove."""
-    pattern = re.compile(rf"^\.{re.escape(final.name)}{re.escape(PARTIAL)}-(\d+)-[0-9a-f]{{8}}$")
+    next to `final` (killed with SIGKILL, or the machine lost power), or of any NAME with
+    `any_name` (the names simcli chooses carry a time, so no later run has the same one);
+    only folders with simcli's marker and a free lock; name those it cannot remove."""
+    name = r".+" if any_name else re.escape(final.name)
+    pattern = re.compile(rf"^\.{name}{re.escape(PARTIAL)}-(\d+)-[0-9a-f]{{8}}$")
     try:
         siblings = list(final.parent.iterdir()) if final.parent.is_dir() else []
     except OSError:
@@ -538,10 +542,31 @@ def not_as_written(folder: Path) -> str | None:
     return None
 
 
+def check_recorded(folder: Path, names: tuple[str, ...]) -> None:
+    """UserError when one of `names` in a finished folder is not the file simcli recorded
+    writing (by SHA-256, in a format-2 inventory): damage by accident (a bad copy, an edit
+    by mistake, a swapped file) is caught; a deliberate edit that rewrites the inventory
+    too is not, and no local check could catch it."""
+    recorded = _recorded(folder)
+    if recorded is None:
+        return  # an older simcli's folder: the manifest checks below still apply
+    for name in names:
+        entry = recorded.get(name)
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[2], str)):
+            continue
+        path = folder / name
+        if not path.is_file() or path.is_symlink() or entry_of(path) != entry:
+            raise UserError(f"{path} is not the file simcli wrote (its SHA-256 differs from "
+                            f"the one in {INVENTORY}): the run folder was damaged or edited")
+
+
 def edited_targets(src: Path, dst: Path) -> list[Path]:
     """The files under `dst` that moving `src` into it would replace and that are not as
-    simcli recorded writing them (edited since, or never simcli's)."""
-    recorded = _recorded(dst) or {}
+    simcli recorded writing them (edited since, or never simcli's); none in a folder with
+    no inventory (an older simcli's: nothing to tell an edit by)."""
+    recorded = _recorded(dst)
+    if recorded is None:
+        return []
     out = []
     for path in sorted(src.rglob("*")):
         rel = path.relative_to(src)
@@ -802,6 +827,7 @@ def load_run(folder: Path) -> LoadedRun:
                             f"folder of a `simcli run`")
     if not man_path.exists() or not agg_path.exists():
         raise UserError(f"{folder} is not a finished run folder (no {MANIFEST} or {AGGREGATES})")
+    check_recorded(folder, (MANIFEST, AGGREGATES, CONTENT_COPY))
     man = read_json(man_path, "manifest")
     check_manifest(man, folder)
     try:

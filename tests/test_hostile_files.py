@@ -30,9 +30,14 @@ def runs(tmp_path_factory):
     return base
 
 
-def copy_of(runs, tmp_path, name="p3"):
+def copy_of(runs, tmp_path, name="p3", inventory=False):
+    """A copy of a finished run; without its inventory of SHA-256s unless `inventory` (so
+    the checks of the files against the manifest are what the damage meets: a folder of an
+    older simcli, or an edit that rewrote the inventory too)."""
     target = tmp_path / name
     shutil.copytree(runs / name, target)
+    if not inventory:
+        (target / ".simcli-files.json").unlink()
     return target
 
 
@@ -90,6 +95,18 @@ def test_report_refuses_a_damaged_run_folder(runs, tmp_path, damage, needle):
     text = one_line_error(invoke("report", folder))
     assert needle in text
     assert sorted(p.name for p in folder.iterdir()) == before
+
+
+@pytest.mark.parametrize("damage", [d for d, _ in DAMAGE] + [
+    agg(lambda a: a["wins"]["data"].reverse()),  # two seats' wins swapped: counts still add up
+    man(lambda m: m.update(seed=m["seed"] + 1)),  # another seed: no shape shows it
+])
+def test_any_damage_is_caught_by_the_recorded_sha256(runs, tmp_path, damage):
+    folder = copy_of(runs, tmp_path, inventory=True)
+    damage(folder)
+    for cmd in (["report", folder], ["compare", folder, folder]):
+        text = one_line_error(invoke(*cmd))
+        assert "is not the file simcli wrote" in text or "not a JSON object" in text, text
 
 
 def test_report_refuses_players_that_disagree_with_the_statistics(runs, tmp_path):

@@ -118,3 +118,49 @@ def test_a_failed_run_removes_the_parent_folders_it_made(tmp_path, monkeypatch):
     folder.abort()
     assert sorted(p.name for p in (tmp_path / "deep").iterdir()) == ["mine.txt"]
     shutil.rmtree(tmp_path / "deep")
+
+
+def test_a_second_resume_of_the_same_run_is_refused_while_the_first_holds_it(tmp_path):
+    from simcli.runfolder import hold_marker
+
+    partial = tmp_path / "big.partial"
+    partial.mkdir()
+    fd = hold_marker(partial)  # the first resume (an older simcli left no marker)
+    try:
+        with pytest.raises(UserError, match="another simcli process is finishing"):
+            RunFolder(tmp_path / "big", force=False, checkpointed=True, resuming=True)
+    finally:
+        os.close(fd)
+    second = RunFolder(tmp_path / "big", force=False, checkpointed=True, resuming=True)
+    second.release()  # once the first is gone, it may
+
+
+def test_a_stale_partial_of_an_auto_named_run_is_cleaned_by_the_next_auto_named_run(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    left = runs / ".samsara-2p-seed1-20260101-000000.partial-1073741824-deadbeef"
+    left.mkdir()
+    (left / MARKER).write_text('{"tool": "simcli", "pid": 1073741824, "host": "h"}')
+    mine = runs / ".other.partial-1073741824-deadbeef"  # no marker: kept
+    mine.mkdir()
+    r = invoke("run", "samsara", "-n", 100, "-q")
+    assert r.exit_code == 0, r.output
+    assert not left.exists() and mine.exists()
+
+
+def test_a_stop_after_the_folder_is_complete_says_it_is_kept(tmp_path, monkeypatch):
+    import simcli.run as run_mod
+
+    real = run_mod.RunFolder.commit
+
+    def commit_then_stop(self):
+        real(self)
+        raise KeyboardInterrupt  # Ctrl-C right after the rename
+
+    monkeypatch.setattr(run_mod.RunFolder, "commit", commit_then_stop)
+    r = invoke("run", "samsara", "-n", 100, "--out", tmp_path / "done", "-q")
+    assert r.exit_code == 130
+    assert "complete; it is kept as written" in r.stderr and "nothing was written" not in r.stderr
+    assert (tmp_path / "done" / MANIFEST).is_file()
