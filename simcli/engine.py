@@ -124,6 +124,18 @@ class Progress:
 
 DAY_S = 86_400.0
 _LIMIT: ContextVar[float | None] = ContextVar("simcli_time_limit", default=None)
+_AHEAD: ContextVar[int] = ContextVar("simcli_runs_ahead", default=1)
+
+
+@contextmanager
+def runs_ahead(k: int) -> Iterator[None]:
+    """Within this block, the time check of run_chunks counts this run and k - 1 more like
+    it still to come (a ladder's pairings), so a command is refused on its whole time."""
+    token = _AHEAD.set(max(1, k))
+    try:
+        yield
+    finally:
+        _AHEAD.reset(token)
 
 
 @contextmanager
@@ -207,10 +219,13 @@ def run_chunks(
         if len(per_item) == threads + 1:  # every thread has run at least one chunk after
             # its first (which may have compiled); threads beyond the cores add no speed
             rate = max(1, min(threads, os.cpu_count() or 1)) / min(per_item)
-            estimate = total / rate
+            ahead = _AHEAD.get()
+            estimate = total / rate * ahead
             if estimate > limit:
+                more = f", and {ahead - 1:,} more runs like it" if ahead > 1 else ""
                 raise too_long(estimate, f"{total:,} to play at about {rate:,.0f}/s on "
-                                         f"{threads} thread{'s' if threads != 1 else ''}")
+                                         f"{threads} thread{'s' if threads != 1 else ''}"
+                                         f"{more}")
 
     pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="simcli")
     try:

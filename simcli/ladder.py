@@ -140,12 +140,19 @@ def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: i
     try:
         folder.create()
         t0 = time.perf_counter()
-        pairings = [play_pairing(game, loaded, chosen, players, a, b, names, n, seed, threads,
-                                 progress)
-                    for i, a in enumerate(names) for b in names[i + 1:]]
+        order = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        runs = len(order) + len(names)  # the pairings, then each policy's self-play
+        pairings = []
+        for k, (a, b) in enumerate(order):
+            with engine.runs_ahead(runs - k):
+                pairings.append(play_pairing(game, loaded, chosen, players, a, b, names, n,
+                                             seed, threads, progress))
         fitted = ratings(pairings, names, anchor=names.index(anchor), boot=boot, seed=seed)
-        balance = {p: self_play(game, loaded, chosen, players, p, n, seed, threads, progress)
-                   for p in names}
+        balance = {}
+        for k, p in enumerate(names):
+            with engine.runs_ahead(len(names) - k):
+                balance[p] = self_play(game, loaded, chosen, players, p, n, seed, threads,
+                                       progress)
         manifest = {
             "format": 1, "tool": "simcli", "kind": "ladder", "tool_version": __version__,
             "game": game.name, "game_title": game.title, "players": players,

@@ -232,7 +232,8 @@ def chunk_size_for(game: Game, cfg: RunConfig, per_playout_s: float | None = Non
 
 def check_duration(cfg: RunConfig, per_playout_s: float) -> None:
     """Refuse a run whose estimated time exceeds a day, unless --yes."""
-    workers = cfg.workers or cfg.threads
+    # threads beyond this machine's cores add no speed (Dask workers run elsewhere)
+    workers = cfg.workers or min(cfg.threads, os.cpu_count() or 1)
     estimate = per_playout_s * cfg.n / max(1, workers)
     if estimate > engine.DAY_S and not cfg.yes:
         unit = "deals" if cfg.mirror else "playouts"
@@ -424,7 +425,9 @@ def run_game(cfg: RunConfig, progress: engine.Progress | None = None,
     engine.stoppable(game.run_chunk, prep, cfg.seed, 0, 1, game.new_aggregates(prep),
                      None)  # compile or load
     compile_s = time.perf_counter() - t0
-    per_playout = None if cfg.chunk_size else seconds_per_playout(game, prep, cfg)
+    # timed unless both the chunk size and --yes are given (nothing then needs the speed)
+    per_playout = (None if cfg.chunk_size and cfg.yes
+                   else seconds_per_playout(game, prep, cfg))
     size = chunk_size_for(game, cfg, per_playout)
     if per_playout is not None and not resuming:
         check_duration(cfg, per_playout)

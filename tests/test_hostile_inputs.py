@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from simcli.errors import UserError
 from tests.cli import invoke, one_line_error
 
 HUGE = str(2**70)
@@ -171,3 +172,30 @@ def test_report_text_is_inert_markdown_and_html():
         assert "\x1b" not in out and "\x07" not in out and "<b>" not in out
     out = md_text("see https://evil.example, www.evil.example")
     assert "https://" not in out and "www.evil" not in out  # GitHub autolinks those
+
+
+# --- one duration estimate for everything that plays (part 4) --------------------------------
+
+@pytest.mark.parametrize("extra", [[], ["--chunk-size", "100000000"], ["--threads", "1000"]])
+def test_a_run_of_years_is_refused_whatever_the_chunk_size_or_threads(tmp_path, extra):
+    text = one_line_error(invoke("run", "samsara", "-n", 4 * 10**12, "--out", tmp_path / "o",
+                                 *extra))
+    assert "more than a day" in text and "--yes" in text
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_estimate_counts_the_runs_still_to_come():
+    import time as _time
+
+    from simcli import engine
+
+    chunks = [engine.Chunk(i, i * 10, 10) for i in range(8)]
+
+    def work(_chunk):
+        _time.sleep(0.01)  # 10 playouts in 0.01 s: 80 playouts in well under a second
+
+    with engine.time_limit(5.0):
+        engine.run_chunks(chunks, work, lambda c, r: None, 1)  # alone: allowed
+        with engine.runs_ahead(10_000), pytest.raises(UserError,
+                                                      match="9,999 more runs like it"):
+            engine.run_chunks(chunks, work, lambda c, r: None, 1)
