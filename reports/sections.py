@@ -74,11 +74,29 @@ def seat_table(fair: Fairness, seats: list[str], long: LongTable,
     return pl.DataFrame(rows, infer_schema_length=None)
 
 
+def fair_note(fair: Fairness) -> str:
+    """The fair share for a table note: 'fair 25.0%', or, when some games have no outright
+    winner, 'fair 23.8% (outright wins only)'."""
+    short = fair.players > 0 and fair.fair_share < 1 / fair.players - 1e-12
+    return f"fair {pct(fair.fair_share)}" + (" (outright wins only)" if short else "")
+
+
+def fair_words(fair: Fairness) -> str:
+    """The fair share in a sentence, saying why it is below 1/P when it is."""
+    share = pct(fair.fair_share)
+    if fair.players and fair.games and fair.fair_share < 1 / fair.players - 1e-12:
+        won = fair.decisive / fair.games
+        share += (f" (1/{fair.players} of the {pct(won)} of games with an outright winner: "
+                  f"shared or unfinished games count for no seat, so it is below "
+                  f"{pct(1 / fair.players)})")
+    return share
+
+
 def seat_findings(fair: Fairness, what: str = "win rate") -> list[str]:
     """Plain-language sentences on the seats (none for a team game)."""
     if fair.team or fair.decisive == 0:
         return []
-    share = pct(fair.fair_share)
+    share = fair_words(fair)
     if not fair.flagged:
         return [f"No seat's {what} differs from the fair share of {share} at the 99% level "
                 f"(exact binomial tests, Holm-adjusted across seats); balance "

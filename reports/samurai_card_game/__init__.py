@@ -57,7 +57,7 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
               "lengths": S.length_table(series, "per_game", long),
               "cards": card_table(s, long), "other": other_table(s, long)}
     head = [S.headline(f"seat {r['seat']} win rate ({r['policy']})", r["win_rate"], r["ci_low"],
-                  r["ci_high"], r["flag"] or f"fair share {S.pct(r['fair'])}")
+                  r["ci_high"], r["flag"] or S.fair_note(fair))
             for r in tables["seats"].iter_rows(named=True)]
     head += [S.headline(r["case"] if r["kind"] == "outcome" else f"ends by {r['case']}",
                    r["share"], r["ci_low"], r["ci_high"], "share of games")

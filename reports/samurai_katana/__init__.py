@@ -64,7 +64,7 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
                  "value": S.pct(r.rate.value),
                  "95% interval": f"{S.pct(r.rate.lo)} - {S.pct(r.rate.hi)}",
                  "note": "differs from fair (99%)" if r.flagged else
-                 f"fair {S.pct(fair.fair_share)}"} for r in fair.seats]
+                 S.fair_note(fair)} for r in fair.seats]
     ln = tables["lengths"].row(0, named=True)
     headline.append({"figure": "game length (turns)", "value": f"{ln['mean_turns']:.2f}",
                      "95% interval": f"{ln['ci_low']:.2f} - {ln['ci_high']:.2f}",

@@ -63,7 +63,7 @@ def summarize(s: dict[str, Any], manifest: dict[str, Any]) -> Summary:
     dec = tables["declarer"].filter(
         (pl.col("phase") == "Clan Conflict") & (pl.col("round") == "all"))
     head = [S.headline(f"seat {r['seat']} win rate ({r['policy']})", r["win_rate"],
-                       r["ci_low"], r["ci_high"], r["flag"] or f"fair {S.pct(r['fair'])}")
+                       r["ci_low"], r["ci_high"], r["flag"] or S.fair_note(fair))
             for r in tables["seats"].iter_rows(named=True)]
     head += [S.headline("declarer round win rate (Clan Conflict)", r["declarer_win_rate"],
                         r["ci_low"], r["ci_high"], f"fair {S.pct(r['fair_share'])}")
