@@ -503,8 +503,6 @@ def resume(
 
     if backend not in (None, "local", "dask"):
         raise UserError(f"--backend takes local or dask, not '{backend}'")
-    if threads is not None and threads <= 0:
-        raise UserError(f"--threads must be positive, not {threads}")
     progress = RichProgress("resume", enabled=not quiet)
     _show(resume_run(folder, progress, threads=threads, backend=backend,
                        scheduler=scheduler, workers=workers), as_json)
@@ -616,8 +614,6 @@ def skill(
     g = get_game(game)
     if not 0 < n <= MAX_PLAYOUT:
         raise UserError(f"-n must be a positive number of seeds up to 2**62, not {n}")
-    if threads is not None and threads <= 0:
-        raise UserError(f"--threads must be positive, not {threads}")
     with _time_limit(yes):
         rows = skill_table(g, players or g.default_players, n, seed,
                            threads or engine.default_threads(),
@@ -652,8 +648,6 @@ def study(
     balance report (Markdown and HTML) with a verdict per game."""
     from simcli.study import run_study
 
-    if threads is not None and threads <= 0:
-        raise UserError(f"--threads must be positive, not {threads}")
     folder, entries = run_study(
         out=out_dir, force=force, quick=quick, target_ci=target_ci,
         games=None if games is None else [g.strip() for g in games.split(",")], seed=seed,
@@ -919,8 +913,6 @@ def check(
     inconclusive, 2 for a bad spec."""
     from simcli.check import markdown, run_check
 
-    if threads is not None and threads <= 0:
-        raise UserError(f"--threads must be positive, not {threads}")
     if as_json and str(markdown_out) == "-":
         raise UserError("--json and --markdown - both print to stdout; send the Markdown to "
                         "a file, or drop one")
@@ -1044,8 +1036,6 @@ def odds(
     if stray and g.odds_options:
         raise UserError(f"{flag(stray[0])} does not apply to {g.name} odds (options: "
                         f"{', '.join(flag(o) for o in g.odds_options)})")
-    if threads is not None and threads <= 0:
-        raise UserError(f"--threads must be positive, not {threads}")
     if n > MAX_PLAYOUT:
         raise UserError(f"-n must be at most 2**62 battles, not {n}")
     req = OddsRequest(dice=tuple(dice or ()), attacker=attacker, defender=defender,
@@ -1071,7 +1061,7 @@ def bench(
     game: Annotated[list[str] | None, typer.Argument(metavar="GAME",
                                                      help="Games to measure. Default: "
                                                           "all.")] = None,
-    threads: Annotated[int | None, typer.Option("--threads", "-t",
+    threads: Annotated[int | None, typer.Option("--threads", "-t", callback=_check_threads,
                                                 help="Threads for the multi-thread "
                                                      "figure. Default: all cores.")] = None,
     seconds: Annotated[float, typer.Option("--seconds", help="Target seconds per "
@@ -1107,8 +1097,6 @@ def bench(
         raise UserError(f"--seconds {seconds:g} x --repeats {repeats} would time "
                         f"{figures} figures for about {seconds * repeats * figures / 3600:.1f} "
                         f"h; keep it under an hour")
-    if threads is not None and threads <= 0:
-        raise UserError(f"--threads must be positive, not {threads}")
     if not 0 <= tolerance < 1:
         raise UserError(f"--tolerance must be in [0, 1), not {tolerance}")
     _one_format(as_json, as_markdown)

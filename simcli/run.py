@@ -138,8 +138,6 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
         raise UserError(f"--chunk-size must be 1 .. 2**62, not {chunk_size}")
     if seats is not None and not seats.strip():
         raise UserError("--seats is empty; give one policy per seat, e.g. greedy,random")
-    if policy is not None and not policy.strip():
-        raise UserError("--policy is empty; give a policy name (see `simcli games`)")
     if seats:
         seat_list = tuple(s.strip() for s in seats.split(","))
         if players is not None and players != len(seat_list):
@@ -150,8 +148,8 @@ def build_config(game_name: str, *, players: int | None, policy: str | None,
     else:
         players = game.default_players if players is None else players
         game.check_players(players)  # before the seats are made: 10**21 players is refused
-        seat_list = (policy or game.default_policy,) * players
-    game.check_players(players)
+        seat_list = (game.policy_or_default(policy),) * players
+    game.check_players(players)  # (the count --seats gave)
     for s in seat_list:
         game.check_policy(s)
     chosen = game.resolve_rules(rules)

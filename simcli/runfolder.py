@@ -40,7 +40,7 @@ INVENTORY = ".simcli-files.json"  # what simcli wrote in a finished folder (for 
 MARKER = ".simcli-partial"  # in a folder simcli is writing; locked while its run lives
 PARTIAL = ".partial"
 COMMITTED: list[Path] = []  # finished folders this process put in place (for messages)
-RENDER_SCRATCH = re.compile(r"^\.render-partial-\d+$")  # simcli report's scratch folder
+RENDER_SCRATCH = re.compile(r"^\.render-partial-(\d+)$")  # simcli report's scratch folder
 JSON_LIMIT = 64 * 2**20  # manifests, aggregates, checkpoints and baselines are far smaller
 CONTENT_LIMIT = 8 * 2**20  # content files and specs; a 10,000-card roster is about 1.5 MB
 
@@ -309,13 +309,18 @@ def write_marker(folder: Path) -> int | None:
     return fd
 
 
-def has_marker(folder: Path) -> bool:
-    """Whether `folder` carries the marker simcli writes in a folder it is writing."""
+def marker_of(folder: Path) -> dict | None:
+    """The marker simcli writes in a folder it is writing (tool, pid, host), or None."""
     try:
         doc = json.loads((folder / MARKER).read_bytes()[:4096] or b"{}")
     except (OSError, ValueError):
-        return False
-    return isinstance(doc, dict) and doc.get("tool") == "simcli"
+        return None
+    return doc if isinstance(doc, dict) and doc.get("tool") == "simcli" else None
+
+
+def has_marker(folder: Path) -> bool:
+    """Whether `folder` carries the marker simcli writes in a folder it is writing."""
+    return marker_of(folder) is not None
 
 
 def hold_marker(folder: Path) -> int | None:
@@ -348,14 +353,12 @@ def drop_marker(folder: Path) -> None:
 def claim_marker(folder: Path) -> bool:
     """Whether `folder` carries simcli's marker and no live run holds its lock (a run that
     no longer runs left it): only then may simcli remove it."""
-    if not has_marker(folder):
+    doc = marker_of(folder)
+    if doc is None:
         return False
-    try:
-        doc = json.loads((folder / MARKER).read_bytes()[:4096])
+    with contextlib.suppress(ValueError, TypeError):
         if doc.get("host") == platform.node() and pid_alive(int(doc.get("pid"))):
             return False  # alive here (this also covers a file system without locks)
-    except (OSError, ValueError, TypeError):
-        pass
     try:
         fd = os.open(folder / MARKER, os.O_RDWR | os.O_NOFOLLOW)
     except OSError:
@@ -451,8 +454,9 @@ def remove_stale_scratch(folder: Path) -> None:
     """Remove the scratch folders of `simcli report` runs on `folder` that were killed
     (their marker's lock is free)."""
     for p in folder.iterdir():
-        if RENDER_SCRATCH.match(p.name) and p.is_dir() and not p.is_symlink() and (
-                claim_marker(p) or (not has_marker(p) and not pid_alive(int(p.name[16:])))):
+        m = RENDER_SCRATCH.match(p.name)
+        if m and p.is_dir() and not p.is_symlink() and (
+                claim_marker(p) or (not has_marker(p) and not pid_alive(int(m.group(1))))):
             shutil.rmtree(p, ignore_errors=True)
 
 

@@ -267,9 +267,7 @@ def run_tune(game_name: str, params: list[str], objective: str, *, players: int 
     metric, target = objective_of(objective)
     players = players or game.default_players
     game.check_players(players)
-    if policy is not None and not policy.strip():
-        raise UserError("--policy is empty; give a policy name (see `simcli games`)")
-    seats = (policy or game.default_policy,) * players
+    seats = (game.policy_or_default(policy),) * players
     for s in seats:
         game.check_policy(s)
     base_rules = game.resolve_rules(rules)

@@ -140,9 +140,7 @@ def run_value(game_name: str, *, players: int | None, policy: str | None, n: int
         raise UserError(f"{game.name} declares no options to value")
     players = players or game.default_players
     game.check_players(players)
-    if policy is not None and not policy.strip():
-        raise UserError("--policy is empty; give a policy name (see `simcli games`)")
-    seats = (policy or game.default_policy,) * players
+    seats = (game.policy_or_default(policy),) * players
     for s in seats:
         game.check_policy(s)
     chosen = game.resolve_rules(rules)

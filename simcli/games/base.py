@@ -243,6 +243,15 @@ class Game(ABC):
                 f"{self.name} takes {self.player_range()} players, not {players}"
             )
 
+    def policy_or_default(self, policy: str | None) -> str:
+        """The policy a --policy option names (the game's default when not given); an empty
+        one is refused, not taken for the default."""
+        if policy is None:
+            return self.default_policy
+        if not policy.strip():
+            raise UserError("--policy is empty; give a policy name (see `simcli games`)")
+        return policy
+
     def check_policy(self, policy: str) -> None:
         """Reject an unknown policy name (or a malformed search policy)."""
         self.policy_spec(policy)
