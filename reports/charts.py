@@ -60,19 +60,26 @@ def bars_with_ci(path: Path, labels: Sequence[str], values, lo, hi, *, title: st
 
 
 def grouped_bars_with_ci(path: Path, labels: Sequence[str], groups: dict[str, tuple], *,
-                         title: str, ylabel: str, percent: bool = True) -> None:
-    """Several bar series side by side, each (values, lo, hi), with 95% whiskers."""
+                         title: str, ylabel: str, percent: bool = True,
+                         reference: float | None = None, ref_label: str = "") -> None:
+    """Several bar series side by side, each (values, lo, hi), with 95% whiskers and an
+    optional dashed reference line (a fair share)."""
     scale = 100.0 if percent else 1.0
     fig, ax = _figure(max(5.0, 1.3 * len(labels) + 2), 3.8)
     x = np.arange(len(labels))
     width = 0.8 / max(1, len(groups))
     for i, (name, (v, lo, hi)) in enumerate(groups.items()):
-        v, lo, hi = (np.nan_to_num(np.asarray(a, float)) for a in (v, lo, hi))
+        v, lo, hi = (np.asarray(a, float) for a in (v, lo, hi))
         pos = x - 0.4 + width * (i + 0.5)
-        ax.bar(pos, v * scale, width, label=name)
-        ax.errorbar(pos, v * scale, yerr=[np.maximum(v - lo, 0) * scale,
-                                          np.maximum(hi - v, 0) * scale],
+        shown = ~np.isnan(v)  # a seat a cell does not have is left out, not drawn as 0
+        ax.bar(pos[shown], v[shown] * scale, width, label=name)
+        ax.errorbar(pos[shown], v[shown] * scale,
+                    yerr=[np.nan_to_num(np.maximum(v - lo, 0))[shown] * scale,
+                          np.nan_to_num(np.maximum(hi - v, 0))[shown] * scale],
                     fmt="none", ecolor="black", capsize=3)
+    if reference is not None:
+        ax.axhline(reference * scale, color="black", linestyle="--", linewidth=1,
+                   label=ref_label or None)
     ax.set_xticks(x, labels)
     ax.set_title(title)
     ax.set_ylabel(ylabel)

@@ -12,6 +12,7 @@ import polars as pl
 from scipy import special
 
 from reports.stats import CONFIDENCE, Estimate, holm, newcombe, z_value
+from reports.units import difference_interval_text, difference_text, p_text, value_text
 
 FLAG_LEVEL = 0.01
 NOT_AVAILABLE = "not available"
@@ -63,12 +64,22 @@ def differences(a: pl.DataFrame, b: pl.DataFrame, label_a: str = "a",
         if rb is None:
             continue
         est, p = difference(ra, rb)
-        rows.append({"metric": ra["metric"], label_a: ra["value"], label_b: rb["value"],
+        rows.append({"metric": ra["metric"], "unit": ra.get("unit") or "",
+                     label_a: ra["value"], label_b: rb["value"],
                      "difference": est.value, "ci_low": est.lo, "ci_high": est.hi,
                      "p_value": p})
     flag(rows, "differs (99%)")
-    return pl.DataFrame(rows, schema={"metric": pl.Utf8, label_a: pl.Float64,
+    return pl.DataFrame(rows, schema={"metric": pl.Utf8, "unit": pl.Utf8, label_a: pl.Float64,
                                       label_b: pl.Float64, "difference": pl.Float64,
                                       "ci_low": pl.Float64, "ci_high": pl.Float64,
                                       "p_value": pl.Float64, "p_adjusted": pl.Float64,
                                       "flag": pl.Utf8})
+
+
+def display_rows(diff: pl.DataFrame, label_a: str = "a", label_b: str = "b") -> list[tuple]:
+    """differences() as text cells in each metric's unit (reports.units): metric, a, b,
+    a - b, its 95% interval, adjusted p, flag."""
+    return [(r["metric"], value_text(r[label_a], r["unit"]), value_text(r[label_b], r["unit"]),
+             difference_text(r["difference"], r["unit"]),
+             difference_interval_text(r["ci_low"], r["ci_high"], r["unit"]),
+             p_text(r["p_adjusted"]), r["flag"]) for r in diff.iter_rows(named=True)]

@@ -15,6 +15,8 @@ from reports.stats import CONFIDENCE, Estimate, bounded_mean, distribution, rate
 DOCS = {
     "win_rate.seat<k>": "Chance that the player in seat k wins outright; a fair game gives "
                         "every seat the same.",
+    "edge.seat<k>": "Seat k's win rate minus its fair share, in points: the figure to "
+                    "compare across player counts, whose fair shares differ.",
     "balance": "1 minus the largest gap between two seats' win rates: 1 means every seat "
                "wins equally often.",
     "shared_rate": "Chance that a game ends in a draw or a shared victory.",
@@ -24,9 +26,12 @@ DOCS = {
                   "cap; below 1 means some games may never end.",
     "duration.mean": "Average game length (in the game's unit: rounds or turns).",
     "duration.sd": "Spread of game length: how much one game differs from the next.",
-    "duration.p5": "Short games: 5% of games are at most this long.",
-    "duration.p50": "Median game length.",
-    "duration.p95": "Long games: 95% of games are at most this long.",
+    "duration.p5": "Short games: 5% of games are at most about this long (a mid-quantile: "
+                   "whole-number lengths interpolated).",
+    "duration.p50": "Median game length (a mid-quantile: whole-number lengths "
+                    "interpolated).",
+    "duration.p95": "Long games: 95% of games are at most about this long (a mid-quantile: "
+                    "whole-number lengths interpolated).",
     "margin.mean": "Winner's average lead in score (games with scores only).",
 }
 HEADLINE_PREFIX = "win_rate.seat"
@@ -54,18 +59,35 @@ class Core:
 
 
 def _quantile_ci(hist: np.ndarray, q: float, confidence: float) -> Estimate:
-    """A quantile of a histogram with its distribution-free interval (ranks)."""
-    n = int(hist.sum())
-    cum = np.cumsum(hist)
-    z = z_value(confidence)
-    half = z * math.sqrt(n * q * (1 - q))
-    lo_rank = max(1, math.floor(n * q - half))
-    hi_rank = min(n, math.ceil(n * q + half) + 1)
+    """A quantile of a histogram of whole numbers, as a mid-quantile: the inverse of the
+    mid-distribution function G(v) = P(X < v) + P(X = v) / 2, linear between the values
+    seen (Parzen 2004), so that it moves smoothly with the data instead of jumping from
+    one whole number to the next. Its interval inverts a normal interval for G at the
+    estimate (G's estimate there is a mean of values in {0, 1/2, 1} and their blends,
+    whose variance is estimated from the histogram). It has zero width only when the
+    quantile lies at the shortest or longest length seen, well clear of the next one."""
+    h = np.asarray(hist, dtype=np.float64)
+    n = int(h.sum())
+    if n <= 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    seen = np.nonzero(h)[0]
+    p = h[seen] / n
+    below = np.cumsum(p) - p
+    g = below + 0.5 * p
+    xs = seen.astype(np.float64)
 
-    def at(rank: int) -> float:
-        return float(np.searchsorted(cum, rank))
+    def at(level: float) -> float:
+        return float(np.interp(level, g, xs))
 
-    return Estimate(at(max(1, math.ceil(n * q))), at(lo_rank), at(hi_rank), n)
+    i = int(np.clip(np.searchsorted(g, q, side="right") - 1, 0, len(seen) - 1))
+    if i + 1 < len(seen):
+        t = min(max((q - g[i]) / (g[i + 1] - g[i]), 0.0), 1.0)
+        mean_sq = below[i] + p[i] * (0.5 + 0.5 * t) ** 2 + p[i + 1] * (0.5 * t) ** 2
+    else:
+        mean_sq = below[i] + 0.25 * p[i]
+    var = max(mean_sq - q * q, 1.0 / (n * n))
+    half = z_value(confidence) * math.sqrt(var / n)
+    return Estimate(at(q), at(q - half), at(q + half), n)
 
 
 def _sd_ci(hist: np.ndarray, confidence: float) -> Estimate:
@@ -91,8 +113,10 @@ def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None,
               confidence: float = CONFIDENCE, seat_win: str = "wins outright",
               team: bool = False) -> pl.DataFrame:
     """Every shared metric (and the game's own) as rows: metric, value, ci_low, ci_high, n,
-    unit, meaning, flag; intervals at `confidence` (the game's own metrics, given at 95%,
-    are rescaled as normal intervals). Seat rows are flagged by reports.fairness."""
+    unit (reports.units; a game's own metric is a 'share' unless its tuple names a fourth
+    element, its unit), meaning, flag; intervals at `confidence` (the game's own metrics,
+    given at 95%, are rescaled as normal intervals). Seat rows are flagged by
+    reports.fairness."""
     rows: list[dict] = []
 
     def add(name: str, e: Estimate, unit: str, doc: str, flag: str = "") -> None:
@@ -104,6 +128,11 @@ def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None,
         add(f"win_rate.seat{row.seat}", row.rate, "rate",
             DOCS["win_rate.seat<k>"].replace("seat k", f"seat {row.seat}").replace(
                 "wins outright", seat_win), FLAG_WORDS if row.flagged else "")
+    if not team:
+        for row in fair.seats:
+            add(f"edge.seat{row.seat}", row.gap, "difference",
+                DOCS["edge.seat<k>"].replace("Seat k", f"Seat {row.seat}"),
+                FLAG_WORDS if row.flagged else "")
     add("balance", fair.balance, "index", DOCS["balance"])
     add("shared_rate", rate(core.shared, core.games, confidence), "rate", DOCS["shared_rate"])
     if core.no_winner is not None:
@@ -122,19 +151,23 @@ def catalogue(core: Core, own: list[tuple[str, Estimate, str]] | None = None,
         add("margin.mean", distribution(core.margin, confidence).mean, "points",
             DOCS["margin.mean"])
     scale = z_value(confidence) / z_value(CONFIDENCE)
-    for name, e, doc in own or []:
+    for name, e, doc, *unit in own or []:
         half_lo, half_hi = (e.value - e.lo) * scale, (e.hi - e.value) * scale
-        add(name, Estimate(e.value, e.value - half_lo, e.value + half_hi, e.n), "", doc)
+        add(name, Estimate(e.value, e.value - half_lo, e.value + half_hi, e.n),
+            unit[0] if unit else "share", doc)
     return pl.DataFrame(rows, schema={"metric": pl.Utf8, "value": pl.Float64,
                                       "ci_low": pl.Float64, "ci_high": pl.Float64,
                                       "n": pl.Int64, "unit": pl.Utf8, "meaning": pl.Utf8,
                                       "flag": pl.Utf8})
 
 
-def metric_names(core: Core, own_names: tuple[str, ...] = ()) -> list[str]:
+def metric_names(core: Core, own_names: tuple[str, ...] = (), team: bool = False) -> list[str]:
     """Every metric the catalogue reports for a game with this core (its seats, whether it
-    has score margins) and these own metrics, without computing any of them."""
+    has score margins, whether seats hold team roles) and these own metrics, without
+    computing any of them."""
     names = [f"win_rate.seat{s + 1}" for s in range(len(core.seat_wins))]
+    if not team:
+        names += [f"edge.seat{s + 1}" for s in range(len(core.seat_wins))]
     names += ["balance", "shared_rate"]
     if core.no_winner is not None:
         names.append("no_winner_rate")

@@ -50,6 +50,14 @@ def markdown_table(df: pl.DataFrame, decimals: int = 4) -> str:
     return "\n".join(lines)
 
 
+def markdown_rows(columns: tuple[str, ...], rows: list[tuple]) -> str:
+    """Rows of text cells under `columns` as a Markdown table, every cell escaped."""
+    lines = ["| " + " | ".join(md_text(c) for c in columns) + " |",
+             "|" + "|".join("---" for _ in columns) + "|"]
+    lines += ["| " + " | ".join(md_text(str(c)) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
 def csv_safe(df: pl.DataFrame) -> pl.DataFrame:
     """Text cells that a spreadsheet would run as a formula (starting with = + - @, a tab or
     a carriage return) made inert with a leading apostrophe; numbers are left alone."""

@@ -14,6 +14,7 @@ from reports import charts as C
 from reports.fairness import FLAG_WORDS, Fairness
 from reports.stats import Estimate, distribution
 from reports.summary import Chart, LongTable
+from reports.units import percent_ends
 
 
 def pct(x: float | None) -> str:
@@ -24,11 +25,7 @@ def pct(x: float | None) -> str:
 def pct_ends(lo: float, hi: float) -> tuple[str, str]:
     """An interval's ends as percentages, with as many decimals (1 to 3) as it takes to
     tell them apart: 'draws 0.0% - 0.0%' from 10,000 games reads 0.000% - 0.038%."""
-    for d in (1, 2, 3):
-        a, b = (f"{100 * x:.{d}f}%" for x in (lo, hi))
-        if a != b or lo == hi or any(x is None or math.isnan(x) for x in (lo, hi)):
-            break
-    return (pct(lo), pct(hi)) if d == 1 else (a, b)
+    return percent_ends(lo, hi)
 
 
 def ci_text(e: Estimate) -> str:

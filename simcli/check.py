@@ -17,6 +17,7 @@ from typing import Any
 
 from reports.metrics import metric_names
 from reports.render import md_text
+from reports.units import PERCENT_UNITS, interval_text, value_text
 from simcli import engine
 from simcli.analysis import core_of, metrics_of
 from simcli.errors import UserError
@@ -65,7 +66,7 @@ def known_metrics(game, prep: Any, players: int) -> list[str]:
     """The metrics the game really reports for this setup (no margin for a game without
     scores, its own metrics, its seats)."""
     core = core_of(game, game.new_aggregates(prep), players)
-    return metric_names(core, game.own_metric_names)
+    return metric_names(core, game.own_metric_names, game.team_game)
 
 
 def _number(path: Path, where: str, a: dict, key: str) -> None:
@@ -205,7 +206,8 @@ def decide(a: Assertion, threads: int | None,
             break
     return {"name": a.name, "game": a.game, "players": cfg.players, "seats": list(cfg.seats),
             "rules": cfg.rules, "metric": a.metric, "min": a.min, "max": a.max,
-            "verdict": verdict, "value": row["value"], "ci_low": row["ci_low"],
+            "verdict": verdict, "unit": row["unit"], "value": row["value"],
+            "ci_low": row["ci_low"],
             "ci_high": row["ci_high"], "interval_confidence": level, "playouts": done,
             "looks": n_looks, "max_looks": len(plan), "max_playouts": a.max_playouts,
             "seed": a.seed, "confidence": a.confidence}
@@ -217,10 +219,20 @@ def run_check(path: Path, threads: int | None,
     return [decide(a, threads, progress) for a in load_spec(path)]
 
 
-def _range(r: dict[str, Any]) -> str:
-    lo = "-inf" if r["min"] is None else f"{r['min']:g}"
-    hi = "+inf" if r["max"] is None else f"{r['max']:g}"
-    return f"[{lo}, {hi}]"
+def allowed_text(r: dict[str, Any]) -> str:
+    """An assertion's allowed range in its metric's unit ('[20.0%, 30.0%]'); the spec
+    file and JSON keep fractions."""
+    def end(x: float | None, inf: str) -> str:
+        if x is None:
+            return inf
+        return value_text(x, r["unit"]) if r["unit"] in PERCENT_UNITS else f"{x:g}"
+    return f"[{end(r['min'], '-inf')}, {end(r['max'], '+inf')}]"
+
+
+def result_cells(r: dict[str, Any]) -> tuple[str, str, str]:
+    """(allowed range, estimate, interval) of a result, in its metric's unit."""
+    return (allowed_text(r), value_text(r["value"], r["unit"]),
+            interval_text(r["ci_low"], r["ci_high"], r["unit"]))
 
 
 def markdown(results: list[dict[str, Any]], spec: Path) -> str:
@@ -231,8 +243,9 @@ def markdown(results: list[dict[str, Any]], spec: Path) -> str:
              "| assertion | verdict | metric | allowed | estimate | interval | playouts |",
              "|---|---|---|---|---|---|---|"]
     for r in results:
+        allowed, value, interval = result_cells(r)
         lines.append(f"| {md_text(r['name'])} | {icon[r['verdict']]} | {r['metric']} | "
-                     f"{_range(r)} | {r['value']:.4f} | {r['ci_low']:.4f} - {r['ci_high']:.4f} "
+                     f"{allowed} | {value} | {interval} "
                      f"({100 * r['interval_confidence']:.2f}%) | {r['playouts']:,} |")
     lines += ["", "Verdicts use a sequential interval rule: looks of doubling size, each at "
               "a Bonferroni-split confidence so that the stated confidence holds overall."]

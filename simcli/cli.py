@@ -721,9 +721,8 @@ def sweep(
     yes: YesOpt = False,
 ) -> None:
     """A grid of runs: every metric per cell, charts, differences from the first cell."""
-    import polars as pl
 
-    from simcli.sweep import HEADLINE, run_sweep
+    from simcli.sweep import SWEEP_COLUMNS, display_rows, run_sweep
 
     with _time_limit(yes):
         res = run_sweep(game, vary, n=n, seed=seed, threads=threads, players=players,
@@ -734,12 +733,9 @@ def sweep(
         out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
                                    "table": res.table.to_dicts()}))
         return
-    table = _table(f"sweep of {res.manifest['game']}",
-                   ("cell", "metric", "value", "95% interval", "vs cell 0", ""))
-    for r in res.table.filter(pl.col("metric").is_in(list(HEADLINE))).iter_rows(named=True):
-        diff = "" if r["diff"] is None else f"{r['diff']:+.4f}"
-        _row(table, (r["label"], r["metric"], f"{r['value']:.4f}",
-                     f"{r['ci_low']:.4f} - {r['ci_high']:.4f}", diff, r["flag"]))
+    table = _table(f"sweep of {res.manifest['game']}", SWEEP_COLUMNS)
+    for cells in display_rows(res.table):
+        _row(table, cells)
     out.print(table)
     out.print(f"Sweep: {res.folder / 'report.md'}", highlight=False, markup=False)
 
@@ -873,7 +869,7 @@ def tune(
 ) -> None:
     """Search content numbers or rule options for the setting that best meets an
     objective (successive halving on common seeds, then a confirmation run)."""
-    from simcli.tune import run_tune
+    from simcli.tune import confirm_text, run_tune
 
     for name, v in (("-n", n), ("--budget", budget)):
         if v is not None and not 0 < v <= MAX_PLAYOUT:
@@ -888,8 +884,7 @@ def tune(
                                     "confirm": res.confirm, "trace": res.table.to_dicts()}))
         return
     c = res.confirm
-    out.print(f"Best: {c['setting']} -> {c['metric']} = {c['value']:.4f} (95% CI "
-              f"{c['ci_low']:.4f}-{c['ci_high']:.4f}) on {c['playouts']:,} fresh playouts",
+    out.print(f"Best: {c['setting']} -> {confirm_text(c)} on {c['playouts']:,} fresh playouts",
               highlight=False, markup=False, soft_wrap=True)
     out.print(f"Content with the setting: {res.folder / 'best.toml'}; report: "
               f"{res.folder / 'report.md'}", highlight=False, markup=False)
@@ -911,7 +906,7 @@ def check(
 ) -> None:
     """CI balance gate: exit 0 if every assertion passes, 1 if any fails or is
     inconclusive, 2 for a bad spec."""
-    from simcli.check import markdown, run_check
+    from simcli.check import markdown, result_cells, run_check
 
     if as_json and str(markdown_out) == "-":
         raise UserError("--json and --markdown - both print to stdout; send the Markdown to "
@@ -940,14 +935,17 @@ def check(
     if as_json:
         out.print_json(strict_json({"spec": str(spec), "results": results}))
     elif str(markdown_out) != "-":
-        table = _table(f"simcli check {spec}",
-                       ("assertion", "verdict", "metric", "estimate", "interval", "playouts"))
+        table = _table(f"simcli check {spec}", ("assertion", "verdict", "metric", "allowed",
+                                                "estimate", "interval", "playouts"))
         for r in results:
-            _row(table, (r["name"], r["verdict"].upper(), r["metric"], f"{r['value']:.4f}",
-                         f"{r['ci_low']:.4f} - {r['ci_high']:.4f}", f"{r['playouts']:,}"))
+            _row(table, (r["name"], r["verdict"].upper(), r["metric"], *result_cells(r),
+                         f"{r['playouts']:,}"))
         out.print(table)
     if any(r["verdict"] != "pass" for r in results):
         raise typer.Exit(1)
+
+
+COMPARE_COLUMNS = ("metric", "a", "b", "a - b", "95% interval", "adjusted p", "flag")
 
 
 @app.command()
@@ -961,7 +959,8 @@ def compare(
 ) -> None:
     """Every metric of two runs: difference a - b with its 95% interval and Holm-adjusted
     p-value."""
-    from reports.render import markdown_table, md_text
+    from reports.compare import display_rows
+    from reports.render import markdown_rows, md_text
     from simcli.compare import compare_runs, describe
 
     _one_format(as_json, as_markdown)
@@ -972,16 +971,13 @@ def compare(
         return
     if as_markdown:
         print(f"a: {md_text(describe(man_a))}\n\nb: {md_text(describe(man_b))}\n\n"
-              f"{markdown_table(diff)}")
+              f"{markdown_rows(COMPARE_COLUMNS, display_rows(diff))}")
         return
     out.print(f"a: {describe(man_a)}", highlight=False, markup=False)
     out.print(f"b: {describe(man_b)}", highlight=False, markup=False)
-    table = _table("a - b (95% interval, Holm-adjusted p)",
-                   ("metric", "a", "b", "a - b", "95% interval", "adjusted p", ""))
-    for r in diff.iter_rows(named=True):
-        _row(table, (r["metric"], f"{r['a']:.4f}", f"{r['b']:.4f}", f"{r['difference']:+.4f}",
-                     f"{r['ci_low']:+.4f} .. {r['ci_high']:+.4f}", f"{r['p_adjusted']:.3g}",
-                     r["flag"]))
+    table = _table("a - b (95% interval, Holm-adjusted p)", COMPARE_COLUMNS)
+    for cells in display_rows(diff):
+        _row(table, cells)
     out.print(table)
 
 

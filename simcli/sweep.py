@@ -14,7 +14,14 @@ import polars as pl
 
 from reports import charts as C
 from reports.compare import difference, flag
-from reports.render import markdown_table, md_text, write_csv
+from reports.render import markdown_rows, md_text, write_csv
+from reports.units import (
+    difference_interval_text,
+    difference_text,
+    interval_text,
+    p_text,
+    value_text,
+)
 from simcli import __version__, engine
 from simcli.analysis import metrics_of
 from simcli.errors import UserError
@@ -23,7 +30,17 @@ from simcli.registry import get_game
 from simcli.run import build_config, play
 from simcli.runfolder import RunFolder, write_json
 
-HEADLINE = ("win_rate.seat1", "balance", "shared_rate", "duration.mean")
+HEADLINE = ("balance", "shared_rate", "duration.mean")
+SEAT_RATE, SEAT_EDGE = "win_rate.seat", "edge.seat"
+NOT_COMPARABLE = "other fair share: see edge.seat"
+
+
+def headline(table: pl.DataFrame) -> pl.DataFrame:
+    """The rows a sweep shows first: every seat's win rate and edge over its fair share,
+    then balance, shared rate and mean length."""
+    seat = pl.col("metric").str.starts_with(SEAT_RATE) | pl.col("metric").str.starts_with(
+        SEAT_EDGE)
+    return table.filter(seat | pl.col("metric").is_in(list(HEADLINE)))
 
 
 @dataclass(frozen=True)
@@ -162,7 +179,7 @@ def run_sweep(game_name: str, vary: list[str], *, n: int | None, seed: int,
             frames.append(m.with_columns(pl.lit(i).alias("cell"), pl.lit(label(cell))
                                          .alias("label"),
                                          *[pl.lit(v).alias(k) for k, v in cell.items()]))
-        table = _with_differences(frames)
+        table = _with_differences(frames, [c.players for c in configs])
         manifest = {
             "format": 1, "tool": "simcli", "tool_version": __version__, "kind": "sweep",
             "game": game.name, "axes": {a.name: list(a.values) for a in axes},
@@ -178,20 +195,26 @@ def run_sweep(game_name: str, vary: list[str], *, n: int | None, seed: int,
     return SweepResult(final, table, manifest)
 
 
-def _with_differences(frames: list[pl.DataFrame]) -> pl.DataFrame:
+def _with_differences(frames: list[pl.DataFrame], players: list[int]) -> pl.DataFrame:
     """Stack the cells; add each metric's difference from the first cell, Holm-adjusted
-    (reports.compare.difference, as `simcli compare`)."""
+    (reports.compare.difference, as `simcli compare`). A seat's raw win rate is not
+    compared with a cell of another player count (its fair share differs); its edge over
+    the fair share is."""
     first = {r["metric"]: r for r in frames[0].iter_rows(named=True)}
     rows, tested = [], []
-    for f in frames:
+    for f, p in zip(frames, players, strict=True):
         for r in f.iter_rows(named=True):
             base = first.get(r["metric"])
-            if base is None or r["cell"] == 0:
+            if base is None or r["cell"] == 0 or (
+                    p != players[0] and r["metric"].startswith(SEAT_RATE)):
+                note = "" if base is None or r["cell"] == 0 else (
+                    NOT_COMPARABLE + r["metric"].removeprefix(SEAT_RATE))
                 r.update(diff=None, diff_ci_low=None, diff_ci_high=None, p_value=None,
-                         p_adjusted=None, flag="")
+                         p_adjusted=None, flag=note)
             else:
-                est, p = difference(r, base)
-                r.update(diff=est.value, diff_ci_low=est.lo, diff_ci_high=est.hi, p_value=p)
+                est, p_value = difference(r, base)
+                r.update(diff=est.value, diff_ci_low=est.lo, diff_ci_high=est.hi,
+                         p_value=p_value)
                 tested.append(r)
             rows.append(r)
     flag(tested, "differs from cell 0 (99%)")
@@ -207,47 +230,85 @@ def _write(folder: Path, table: pl.DataFrame, axes: list[Axis], grid: list[dict]
     charts = folder / "charts"
     charts.mkdir()
     drawn = []
-    for metric in HEADLINE:
-        rows = table.filter(pl.col("metric") == metric)
-        if rows.height == 0:
-            continue
-        for axis in axes:
-            others = [a.name for a in axes if a.name != axis.name]
-            groups: dict[str, tuple] = {}
-            for combo in (itertools.product(*(a.values for a in axes if a.name in others))
-                          if others else [()]):
-                sel = rows
-                for k, v in zip(others, combo, strict=True):
-                    sel = sel.filter(pl.col(k) == v)
-                vals, lo, hi = [], [], []
-                for v in axis.values:
-                    hit = sel.filter(pl.col(axis.name) == v)
-                    r = hit.row(0, named=True) if hit.height else None
-                    vals.append(r["value"] if r else float("nan"))
-                    lo.append(r["ci_low"] if r else float("nan"))
-                    hi.append(r["ci_high"] if r else float("nan"))
-                name = " ".join(f"{k}={v}" for k, v in zip(others, combo, strict=True)) or metric
-                groups[name] = (vals, lo, hi)
+    seat_edges = sorted({m for m in table["metric"] if m.startswith(SEAT_EDGE)},
+                        key=lambda m: int(m.removeprefix(SEAT_EDGE)))
+    for axis in axes:
+        if seat_edges:
+            path = charts / f"seat-edges-by-{axis.name}.png"
+            C.grouped_bars_with_ci(path, list(axis.values), _groups(
+                table, axes, axis, seat_edges, lambda m: "seat " + m.removeprefix(SEAT_EDGE)),
+                title=f"Each seat's win rate above its fair share, by {axis.name}",
+                ylabel="points above the fair share", reference=0.0,
+                ref_label="fair share")
+            drawn.append((f"charts/{path.name}", f"every seat's win rate minus its fair "
+                          f"share (points), by {axis.name} (95% intervals; 0 = fair share)"))
+        for metric in HEADLINE:
+            if table.filter(pl.col("metric") == metric).height == 0:
+                continue
             path = charts / f"{metric}-by-{axis.name}.png"
-            C.grouped_bars_with_ci(path, list(axis.values), groups,
+            percent = metric not in ("duration.mean", "balance")
+            C.grouped_bars_with_ci(path, list(axis.values),
+                                   _groups(table, axes, axis, [metric], lambda m: ""),
                                    title=f"{metric} by {axis.name}",
-                                   ylabel=metric + (" (%)" if metric != "duration.mean"
-                                                    and metric != "balance" else ""),
-                                   percent=metric not in ("duration.mean", "balance"))
+                                   ylabel=metric + (" (%)" if percent else ""), percent=percent)
             drawn.append((f"charts/{path.name}", f"{metric} by {axis.name} (95% intervals)"))
-    head = table.filter(pl.col("metric").is_in(list(HEADLINE))).select(
-        "cell", "label", "metric", "value", "ci_low", "ci_high", "n", "diff", "p_adjusted",
-        "flag")
+    head = markdown_rows(SWEEP_COLUMNS, display_rows(table))
     axes_text = md_text("; ".join(f"{a.name} = {', '.join(a.values)}" for a in axes))
     lines = [f"# Sweep: {manifest['game']}", "",
              f"- Cells: {len(grid)} ({axes_text})",
              f"- Playouts per cell: {manifest['playouts_per_cell']:,}, seed {manifest['seed']}",
              f"- simcli {manifest['tool_version']}", "",
              "Differences are against cell 0 with 95% intervals; flags use Holm-adjusted "
-             "p-values across every cell and metric (99% level). Every metric of every cell "
-             "is in sweep.csv / sweep.parquet.", "", "## Charts", ""]
+             "p-values across every cell and metric (99% level). Rates in percent, "
+             "differences of rates in points. Where the player count differs from cell 0, a "
+             "seat's raw win rate is not compared (its fair share differs): its edge over "
+             "the fair share (edge.seat<k>) is. Every metric of every cell is in sweep.csv "
+             "/ sweep.parquet (fractions).", "", "## Charts", ""]
     for rel, caption in drawn:
         lines += [f"![{md_text(caption)}]({rel})", "", f"*{md_text(caption)}*", ""]
-    lines += ["## Headline metrics", "", markdown_table(head), ""]
+    lines += ["## Headline metrics", "", head, ""]
     (folder / "report.md").write_text("\n".join(lines), encoding="utf-8")
     write_json(folder / "manifest.json", manifest)
+
+
+SWEEP_COLUMNS = ("cell", "metric", "value", "95% interval", "vs cell 0", "its 95% interval",
+                 "adjusted p", "flag")
+
+
+def display_rows(table: pl.DataFrame) -> list[tuple]:
+    """The headline rows as text cells in each metric's unit (reports.units)."""
+    out = []
+    for r in headline(table).iter_rows(named=True):
+        u = r["unit"] or ""
+        out.append((r["label"], r["metric"], value_text(r["value"], u),
+                    interval_text(r["ci_low"], r["ci_high"], u),
+                    "" if r["diff"] is None else difference_text(r["diff"], u),
+                    "" if r["diff"] is None else difference_interval_text(
+                        r["diff_ci_low"], r["diff_ci_high"], u),
+                    "" if r["p_adjusted"] is None else p_text(r["p_adjusted"]), r["flag"]))
+    return out
+
+
+def _groups(table: pl.DataFrame, axes: list[Axis], axis: Axis, metrics: list[str],
+            name_of) -> dict[str, tuple]:
+    """Bar series for a chart along `axis`: one per metric and combination of the other
+    axes' values, each (values, lo, hi) over the axis's values."""
+    others = [a for a in axes if a.name != axis.name]
+    groups: dict[str, tuple] = {}
+    for metric in metrics:
+        rows = table.filter(pl.col("metric") == metric)
+        for combo in itertools.product(*(a.values for a in others)):
+            sel = rows
+            for a, v in zip(others, combo, strict=True):
+                sel = sel.filter(pl.col(a.name) == v)
+            vals, lo, hi = [], [], []
+            for v in axis.values:
+                hit = sel.filter(pl.col(axis.name) == v)
+                r = hit.row(0, named=True) if hit.height else None
+                vals.append(r["value"] if r else float("nan"))
+                lo.append(r["ci_low"] if r else float("nan"))
+                hi.append(r["ci_high"] if r else float("nan"))
+            name = ", ".join([name_of(metric)] * bool(name_of(metric)) + [
+                f"{a.name}={v}" for a, v in zip(others, combo, strict=True)]) or metric
+            groups[name] = (vals, lo, hi)
+    return groups

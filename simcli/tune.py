@@ -31,6 +31,7 @@ import tomlkit
 from reports import charts as C
 from reports.html import STYLE, image_html, table_html
 from reports.render import markdown_table
+from reports.units import interval_text, value_text
 from simcli import __version__, engine
 from simcli.analysis import metrics_of
 from simcli.errors import UserError
@@ -324,7 +325,7 @@ def run_tune(game_name: str, params: list[str], objective: str, *, players: int 
         crow = confirm_metrics.filter(pl.col("metric") == metric).row(0, named=True)
         confirm = {"setting": _label(parsed, best.values), "playouts": confirm_n,
                    "seed": seed + CONFIRM_SEED_OFFSET, "metric": metric, "target": target,
-                   "value": crow["value"], "ci_low": crow["ci_low"],
+                   "unit": crow["unit"], "value": crow["value"], "ci_low": crow["ci_low"],
                    "ci_high": crow["ci_high"]}
         (folder.path / "candidate.toml").unlink(missing_ok=True)
         (folder.path / "best.toml").write_text(best.text, encoding="utf-8")
@@ -372,9 +373,8 @@ def _write(folder: Path, game: Game, trace: pl.DataFrame, confirm: dict,
     if not any(p.startswith("rule.") for p in manifest["params"]):
         rule_args = ""
     sentence = (f"Best setting ({goal}): {confirm['setting']}. Confirmed on "
-                f"{confirm['playouts']:,} fresh playouts: {confirm['metric']} = "
-                f"{confirm['value']:.4f} (95% CI {confirm['ci_low']:.4f}-"
-                f"{confirm['ci_high']:.4f}). Content with the setting applied: best.toml "
+                f"{confirm['playouts']:,} fresh playouts: {confirm_text(confirm)}. Content "
+                f"with the setting applied: best.toml "
                 f"(use --content best.toml{rule_args}).")
     md = [f"# Tune: {game.title}", "",
           f"Parameters: {', '.join(manifest['params'])}; objective {manifest['objective']}; "
@@ -397,3 +397,10 @@ METHODS = (
     "the better half by the objective went on with twice the playouts, until one was left "
     "or the budget was spent. The chosen setting was then played on fresh seeds; its "
     "interval is the metric's usual 95% interval from that confirmation run alone.")
+
+
+def confirm_text(c: dict) -> str:
+    """'metric = value (95% CI lo - hi)' of the confirming run, in the metric's unit."""
+    unit = c.get("unit", "")
+    return (f"{c['metric']} = {value_text(c['value'], unit)} (95% CI "
+            f"{interval_text(c['ci_low'], c['ci_high'], unit)})")

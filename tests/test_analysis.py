@@ -131,8 +131,20 @@ def test_sweep_grid_table_charts_and_flags(tmp_path):
     assert table["cell"].n_unique() == 4 and set(table["players"]) == {"2", "3"}
     assert set(table["rule.lone-clan"]) == {"play", "end"}
     seat1 = table.filter(pl.col("metric") == "win_rate.seat1").sort("cell")
-    assert seat1["diff"][0] is None and seat1["flag"][2].startswith("differs")  # 2p vs 3p
-    assert len(list((out / "charts").glob("*.png"))) >= 6
+    # 2 players against 3: a fair share of 50% against 33%, so the raw rates are never
+    # compared (issue 27, defect 2: seat 1 used to be flagged as 'differs', 99%) ...
+    assert seat1["diff"][0] is None and seat1["diff"][2] is None
+    assert "see edge.seat1" in seat1["flag"][2]
+    # ... but the same player count is, and so is every seat's edge over its fair share
+    assert seat1["diff"][1] is not None
+    edge = table.filter(pl.col("metric") == "edge.seat1").sort("cell")
+    assert edge["diff"][2] is not None and not edge["flag"][2].startswith("differs")
+    assert edge["value"][2] == pytest.approx(seat1["value"][2] - 1 / 3, abs=0.02)
+    assert {f"edge.seat{k}" for k in (1, 2, 3)} <= set(table["metric"])
+    charts = {p.name for p in (out / "charts").glob("*.png")}
+    assert {"seat-edges-by-players.png", "seat-edges-by-rule.lone-clan.png"} <= charts
+    report = (out / "report.md").read_text()
+    assert "| edge.seat2 |" in report and "0.5000" not in report
     assert json.loads(r.stdout)["manifest"]["axes"]["players"] == ["2", "3"]
 
 

@@ -432,7 +432,8 @@ class Game(ABC):
         return np.stack([w == s for s in range(players)], axis=1)
 
     def own_metrics(self, aggs: dict[str, np.ndarray], players: int) -> list[tuple[str, Any, str]]:
-        """The game's own catalogue metrics: (name, reports.stats.Estimate, one-line meaning)."""
+        """The game's own catalogue metrics: (name, reports.stats.Estimate, one-line meaning)
+        and optionally a fourth element, the unit (reports.units; 'share' when left out)."""
         return []
 
     @abstractmethod

@@ -648,7 +648,7 @@ class SamuraiSword(Game):
             ("end.deck", rate(ends[KS.End.HONOR_DECK], games), "Share of games ended by the "
              "Honor every player loses when the deck runs out."),
             ("reshuffles.mean", distribution(aggs["reshuffles"]).mean, "Average number of "
-             "deck reshuffles per game (each costs every player 1 Honor)."),
+             "deck reshuffles per game (each costs every player 1 Honor).", "reshuffles"),
             ("deadly_strike_rate", rate(aggs["misc"][KS.Misc.DEADLY_STRIKES], games),
              "Share of games ending on a player's defeat by a teammate (that team loses 3)."),
         ]

@@ -478,7 +478,8 @@ class SixteenSamurai(Game):
         misc = aggs["misc"]
         return [
             ("declarer_advantage", adv, "How much more often than its fair share the player "
-             "who declared the ability wins a Clan Conflict round (0 = no advantage)."),
+             "who declared the ability wins a Clan Conflict round (0 = no advantage).",
+             "difference"),
             ("tiebreak_rate", ratio_rate(int(misc[Misc.TIEBREAK_ROUNDS]),
                                          int(misc[Misc.CONTESTED_ROUNDS]),
                                          *clus[Clustered.TIEBREAK], games),
