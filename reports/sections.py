@@ -12,9 +12,9 @@ import polars as pl
 
 from reports import charts as C
 from reports.fairness import FLAG_WORDS, Fairness
-from reports.stats import Estimate, distribution
+from reports.stats import Estimate, distribution, rate
 from reports.summary import Chart, LongTable
-from reports.units import percent_ends
+from reports.units import difference_interval_text, p_text, percent_ends, points_text
 
 
 def pct(x: float | None) -> str:
@@ -28,10 +28,29 @@ def pct_ends(lo: float, hi: float) -> tuple[str, str]:
     return percent_ends(lo, hi)
 
 
-def ci_text(e: Estimate) -> str:
-    """A share with its 95% interval, for prose."""
+def ci_text(e: Estimate, of: str = "") -> str:
+    """A share with its 95% interval, for prose; with `of` (a plural noun) also its n:
+    '30.4% (95% CI 30.1%-30.8%, n = 68,120 rounds)'."""
     lo, hi = pct_ends(e.lo, e.hi)
-    return f"{pct(e.value)} (95% CI {lo}-{hi})"
+    return f"{pct(e.value)} (95% CI {lo}-{hi}{n_text(e.n, of)})"
+
+
+def n_text(n: int, of: str) -> str:
+    """', n = 4,000 games' (empty without a noun)."""
+    return f", n = {n:,} {of}" if of else ""
+
+
+def pts_text(value: float, lo: float, hi: float, n: int = 0, of: str = "") -> str:
+    """A difference of shares in points with its 95% interval: '+5.4 pts (95% CI +5.1 to
+    +5.8 pts, n = 68,120 rounds)'."""
+    return (f"{points_text(value)} (95% CI "
+            f"{difference_interval_text(lo, hi, 'rate')}{n_text(n, of)})")
+
+
+def mean_text(e: Estimate, digits: int = 2, of: str = "") -> str:
+    """A mean with its 95% interval: '23.81 (95% CI 23.76-23.86, n = 4,000 games)'."""
+    return (f"{e.value:.{digits}f} (95% CI {e.lo:.{digits}f}-{e.hi:.{digits}f}"
+            f"{n_text(e.n, of)})")
 
 
 def headline(figure: str, value: float, lo: float, hi: float, note: str = "",
@@ -82,8 +101,8 @@ def fair_words(fair: Fairness) -> str:
     """The fair share in a sentence, saying why it is below 1/P when it is."""
     share = pct(fair.fair_share)
     if fair.players and fair.games and fair.fair_share < 1 / fair.players - 1e-12:
-        won = fair.decisive / fair.games
-        share += (f" (1/{fair.players} of the {pct(won)} of games with an outright winner: "
+        won = ci_text(rate(fair.decisive, fair.games))
+        share += (f" (1/{fair.players} of the {won} of games with an outright winner: "
                   f"shared or unfinished games count for no seat, so it is below "
                   f"{pct(1 / fair.players)})")
     return share
@@ -96,16 +115,23 @@ def seat_findings(fair: Fairness, what: str = "win rate") -> list[str]:
     share = fair_words(fair)
     if not fair.flagged:
         return [f"No seat's {what} differs from the fair share of {share} at the 99% level "
-                f"(exact binomial tests, Holm-adjusted across seats); balance "
-                f"{fair.balance.value:.3f} (95% CI {fair.balance.lo:.3f}-"
+                f"(exact binomial tests, Holm-adjusted across seats, n = {fair.games:,} "
+                f"games); balance {fair.balance.value:.3f} (95% CI {fair.balance.lo:.3f}-"
                 f"{fair.balance.hi:.3f})."]
     out = []
     for r in fair.seats:
         if r.flagged:
-            out.append(f"Seat {r.seat}'s {what} is {pct(r.rate.value)} (95% CI "
-                       f"{pct(r.rate.lo)}-{pct(r.rate.hi)}) against a fair share of {share}: "
-                       f"{100 * r.gap.value:+.1f} points (adjusted p = {r.p_adjusted:.2g}).")
+            out.append(f"Seat {r.seat}'s {what} is {ci_text(r.rate, 'games')} against a fair "
+                       f"share of {share}: "
+                       f"{pts_text(r.gap.value, r.gap.lo, r.gap.hi)} (adjusted p "
+                       f"{p_words(r.p_adjusted)}).")
     return out
+
+
+def p_words(p: float) -> str:
+    """'= 0.0123' or '< 0.0001', after a p in prose."""
+    text = p_text(p)
+    return text if text.startswith("<") else f"= {text}"
 
 
 def seat_chart(fair: Fairness, title: str) -> Chart:

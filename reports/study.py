@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 from pathlib import Path
 
 import polars as pl
@@ -11,6 +12,8 @@ from reports import charts as C
 from reports.fairness import Fairness
 from reports.html import STYLE, image_html, table_html
 from reports.render import markdown_table
+from reports.sections import n_text, pct_ends, pts_text
+from reports.stats import Estimate
 
 
 def _pct(x: float) -> str:
@@ -18,6 +21,17 @@ def _pct(x: float) -> str:
     if 0 < x < 0.0005:
         return f"{100 * x:.2f}%" if x >= 0.00005 else "under 0.01%"
     return f"{100 * x:.1f}%"
+
+
+def ci_text(e: Estimate, of: str = "") -> str:
+    """A share with its 95% interval (and n with `of`), a rare share shown as one."""
+    lo, hi = pct_ends(e.lo, e.hi)
+    return f"{_pct(e.value)} (95% CI {lo}-{hi}{n_text(e.n, of)})"
+
+
+def _row(r: dict) -> Estimate:
+    """A catalogue row as an Estimate."""
+    return Estimate(r["value"], r["ci_low"], r["ci_high"], int(r["n"] or 0))
 
 
 def verdict_word(fair: Fairness) -> str:
@@ -69,18 +83,18 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
     text = (f"{title} ({manifest['players']} players, {'/'.join(dict.fromkeys(manifest['seats']))}"
             f" on every seat, {n:,} games{precision}): ")
     if fair.team:
-        teams = [(k.removeprefix("team_win."), r["value"]) for k, r in m.items()
+        teams = [(k.removeprefix("team_win."), r) for k, r in m.items()
                  if k.startswith("team_win.") and r["value"] > 0]
         text += (f"the player in seat {lo.seat} is on the winning team in "
-                 f"{_pct(lo.rate.value)} of games, in seat {hi.seat} in "
-                 f"{_pct(hi.rate.value)}; seats hold different roles, so no fair share "
+                 f"{ci_text(lo.rate)} of games, in seat {hi.seat} in "
+                 f"{ci_text(hi.rate)}; seats hold different roles, so no fair share "
                  f"applies. ")
         if teams:
-            text += ("Team win rates: " + ", ".join(f"{t} {_pct(v)}" for t, v in teams)
+            text += ("Team win rates: " + ", ".join(f"{t} {ci_text(_row(r))}" for t, r in teams)
                      + ". ")
     else:
-        text += (f"seat win rates run from {_pct(lo.rate.value)} (seat {lo.seat}) to "
-                 f"{_pct(hi.rate.value)} (seat {hi.seat}) against a fair share of "
+        text += (f"seat win rates run from {ci_text(lo.rate)} (seat {lo.seat}) to "
+                 f"{ci_text(hi.rate)} (seat {hi.seat}) against a fair share of "
                  f"{_pct(fair.fair_share)}")
         if fair.decisive < fair.games:
             text += " (outright wins; the other games have no single winner)"
@@ -94,23 +108,27 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
             text += "No seat differs from the fair share at the 99% level. "
     shared = m["shared_rate"]["value"]
     if fair.team:
-        text += f"{_pct(shared)} of games are won by a team of several players. "
+        text += f"{ci_text(_row(m['shared_rate']))} of games are won by a team of several players. "
     else:
-        text += (f"{_pct(shared)} of games end in a draw, a shared win or with no winner. "
-                 if shared > 0 else "Every game has one outright winner. ")
+        text += (f"{ci_text(_row(m['shared_rate']))} of games end in a draw, a shared win or "
+                 f"with no winner. " if shared > 0 else "Every game has one outright winner. ")
     done = m["completion"]
     if done["value"] < 1:
         capped = round((1 - done["value"]) * done["n"])
-        text += (f"{capped:,} of {done['n']:,} games ({_pct(1 - done['value'])}) hit the "
-                 f"simulation's safety cap instead of ending by the rules. ")
+        text += (f"{capped:,} of {done['n']:,} games hit the simulation's safety cap "
+                 f"instead of ending by the rules. ")
     unit = m["duration.mean"]["unit"]
-    text += (f"A game lasts {m['duration.p50']['value']:.0f} {unit} (median; 95% of games "
-             f"within {m['duration.p95']['value']:.0f}).")
+    p50, p95 = m["duration.p50"], m["duration.p95"]
+    text += (f"A game lasts {p50['value']:.1f} {unit} (median, 95% CI {p50['ci_low']:.1f}-"
+             f"{p50['ci_high']:.1f}); 95% of games end within {p95['value']:.1f} (95% CI "
+             f"{p95['ci_low']:.1f}-{p95['ci_high']:.1f}).")
     for r in skill or []:
-        text += (f" Skill: {r['policy']} wins {_pct(r['win_rate'])} against random players "
-                 f"from every seat, where random players win {_pct(r['baseline'])}: a "
-                 f"{100 * r['edge']:+.1f}-point edge (95% CI {100 * r['edge_ci_low']:+.1f} to "
-                 f"{100 * r['edge_ci_high']:+.1f}).")
+        won = Estimate(r["win_rate"], r["ci_low"], r["ci_high"], r["seeds"])
+        base = Estimate(r["baseline"], r.get("baseline_ci_low", math.nan),
+                        r.get("baseline_ci_high", math.nan), r["seeds"])
+        text += (f" Skill: {r['policy']} wins {ci_text(won, 'seeds')} against random players "
+                 f"from every seat, where random players win {ci_text(base)}: an edge of "
+                 f"{pts_text(r['edge'], r['edge_ci_low'], r['edge_ci_high'])}.")
     if strong:
         text += f" {strong}"
     if note:

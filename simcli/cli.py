@@ -231,8 +231,9 @@ def _text(value) -> Text:
 
 def _table(title: str, columns: tuple[str, ...] | list[str]) -> Table:
     table = Table(title=_text(title), title_justify="left")
-    for col in columns:  # a narrow terminal (80 columns when piped) wraps, never cuts
-        table.add_column(_text(col), overflow="fold")
+    for i, col in enumerate(columns):  # a narrow terminal (80 columns when piped) wraps
+        # the other columns, never cuts; the first (a metric or seat name) stays whole
+        table.add_column(_text(col), overflow="fold", no_wrap=i == 0)
     return table
 
 
@@ -775,7 +776,7 @@ def ladder(
     if as_json:
         out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
                                     "ratings": rt.to_dicts(), "balance": bt.to_dicts(),
-                                    "balance_vs_skill": trend(bt)}))
+                                    "balance_vs_skill": trend(bt, rt)}))
         return
     table = _table(f"ladder of {res.manifest['game']}", ("policy", "Elo", "95% interval",
                                                           "balance", "flagged seats"))
@@ -785,7 +786,7 @@ def ladder(
         _row(table, (r["policy"], f"{r['elo']:+.0f}", f"{lo:+.0f} to {hi:+.0f}",
                      f"{r['balance']:.3f}", r["flagged_seats"] or "none"))
     out.print(table)
-    out.print(trend(bt), highlight=False, markup=False, soft_wrap=True)
+    out.print(trend(bt, rt), highlight=False, markup=False, soft_wrap=True)
     out.print(f"Ladder: {res.folder / 'report.md'}", highlight=False, markup=False)
 
 

@@ -13,6 +13,7 @@ stronger?
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import time
@@ -29,6 +30,8 @@ from reports.fairness import Fairness, seat_fairness
 from reports.html import STYLE, image_html, table_html
 from reports.ladder import Pairing, Rating, ratings
 from reports.render import markdown_table
+from reports.sections import ci_text, pts_text
+from reports.stats import Estimate
 from simcli import __version__, engine
 from simcli.errors import UserError
 from simcli.games.base import Game
@@ -183,7 +186,7 @@ def tables(fitted: list[Rating], balance: dict[str, Fairness]) -> tuple[pl.DataF
         row = {"policy": r.policy, "elo": r.elo, "balance": f.balance.value,
                "balance_ci_low": f.balance.lo, "balance_ci_high": f.balance.hi,
                "flagged_seats": ",".join(map(str, f.flagged)),
-               "fair_share": f.fair_share}
+               "fair_share": f.fair_share, "games": f.games}
         for s in f.seats:
             row[f"seat{s.seat}"] = s.rate.value
             row[f"seat{s.seat}_ci_low"] = s.rate.lo
@@ -192,29 +195,53 @@ def tables(fitted: list[Rating], balance: dict[str, Fairness]) -> tuple[pl.DataF
     return rt, pl.DataFrame(rows).sort("elo")
 
 
-def trend(balance_table: pl.DataFrame) -> str:
-    """One sentence: how seat 1's edge and the balance move from the weakest policy to the
-    strongest."""
-    weak, strong = balance_table.row(0, named=True), balance_table.row(-1, named=True)
+def trend(balance_table: pl.DataFrame, ratings: pl.DataFrame | None = None) -> str:
+    """How the seats and the balance move with skill, every policy named (weakest first),
+    each figure with its interval; and which ratings cannot be told apart."""
+    rows = list(balance_table.iter_rows(named=True))
+    weak, strong = rows[0], rows[-1]
+    parts = []
     if "seat1" not in weak or weak["fair_share"] is None or math.isnan(weak["fair_share"]):
-        return (f"Seat 1 wins {100 * weak['seat1']:.1f}% with {weak['policy']} and "
-                f"{100 * strong['seat1']:.1f}% with {strong['policy']} on every seat.")
-    e_weak = weak["seat1"] - weak["fair_share"]
-    e_strong = strong["seat1"] - strong["fair_share"]
-    if not weak["flagged_seats"] and not strong["flagged_seats"]:
-        return (f"No seat differs from its fair share at the 99% level with {weak['policy']} "
-                f"or with {strong['policy']} on every seat (seat 1: {100 * e_weak:+.1f} and "
-                f"{100 * e_strong:+.1f} points); balance {weak['balance']:.3f} -> "
-                f"{strong['balance']:.3f}.")
-    if e_weak * e_strong < 0:
-        verb = "flips"
-    elif abs(e_strong) > abs(e_weak):
-        verb = "grows"
+        parts.append("Seat 1 (every seat one policy) wins " + "; ".join(
+            f"{ci_text(_seat1(r), 'games')} with {r['policy']}" for r in rows) + ".")
     else:
-        verb = "shrinks"
-    return (f"Seat 1's edge over its fair share {verb} with skill: {100 * e_weak:+.1f} points "
-            f"with {weak['policy']} on every seat, {100 * e_strong:+.1f} with "
-            f"{strong['policy']}; balance {weak['balance']:.3f} -> {strong['balance']:.3f}.")
+        flagged = "; ".join(
+            f"{r['policy']}: " + (f"seats {r['flagged_seats'].replace(',', ', ')}"
+                                  if r["flagged_seats"] else "none") for r in rows)
+        parts.append(f"Seats that differ from their fair share at the 99% level, with each "
+                     f"policy on every seat: {flagged}.")
+        parts.append("Seat 1's edge over its fair share: " + "; ".join(
+            f"{_edge1(r)} with {r['policy']}" for r in rows) + ".")
+    parts.append(f"Balance {weak['balance']:.3f} (95% CI {weak['balance_ci_low']:.3f}-"
+                 f"{weak['balance_ci_high']:.3f}) with {weak['policy']}, "
+                 f"{strong['balance']:.3f} (95% CI {strong['balance_ci_low']:.3f}-"
+                 f"{strong['balance_ci_high']:.3f}) with {strong['policy']}.")
+    if ratings is not None:
+        parts.append(apart(ratings))
+    return " ".join(p for p in parts if p)
+
+
+def _edge1(r: dict) -> str:
+    f = r["fair_share"]
+    return pts_text(r["seat1"] - f, r["seat1_ci_low"] - f, r["seat1_ci_high"] - f,
+                    int(r["games"]), "games")
+
+
+def _seat1(r: dict) -> Estimate:
+    return Estimate(r["seat1"], r["seat1_ci_low"], r["seat1_ci_high"], int(r["games"]))
+
+
+def apart(ratings: pl.DataFrame) -> str:
+    """Which neighbouring ratings cannot be told apart (their 95% intervals overlap)."""
+    rt = ratings.sort("elo", descending=True)
+    rows = list(rt.iter_rows(named=True))
+    pairs = itertools.pairwise(rows)
+    close = [f"{a['policy']} and {b['policy']}" for a, b in pairs
+             if a["ci_low"] <= b["ci_high"]]
+    if not close:
+        return "Every rating is apart from the next: their 95% intervals do not overlap."
+    return ("Ratings that cannot be told apart (their 95% intervals overlap): "
+            + "; ".join(close) + ".")
 
 
 def write_ladder(folder: Path, game: Game, fitted: list[Rating],
@@ -237,7 +264,7 @@ def write_ladder(folder: Path, game: Game, fitted: list[Rating],
                      bt["balance_ci_high"].to_numpy(),
                      title=f"{game.title}: balance vs skill (every seat one policy)",
                      xlabel="Elo rating of the policy on every seat", ylabel="balance index")
-    sentence = trend(bt)
+    sentence = trend(bt, rt)
     facts = (f"{game.title}, {manifest['players']} players: {manifest['deals_per_pairing']:,} "
              f"deals per pairing, each played once per seat rotation; self-play "
              f"{manifest['self_play_games']:,} games per policy; seed {manifest['seed']}; "

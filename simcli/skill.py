@@ -71,11 +71,12 @@ def skill_gap(game: Game, policy: str, players: int, n: int, seed: int, threads:
     x, b = kx / players, kb / players
     sx, sxx = float((counts * x).sum()), float((counts * x * x).sum())
     sb, sbb = float((counts * b).sum()), float((counts * b * b).sum())
-    win = bounded_mean(sx, sxx, n)
+    win, base_rate = bounded_mean(sx, sxx, n), bounded_mean(sb, sbb, n)
     edge = paired_difference(sx, sxx, sb, sbb, float((counts * x * b).sum()), n)
     return {"game": game.name, "policy": policy, "against": BASELINE, "players": players,
             "seeds": n, "games": n * (players + 1), "win_rate": win.value,
             "ci_low": win.lo, "ci_high": win.hi, "baseline": sb / n,
+            "baseline_ci_low": base_rate.lo, "baseline_ci_high": base_rate.hi,
             "edge": edge.value, "edge_ci_low": edge.lo, "edge_ci_high": edge.hi}
 
 

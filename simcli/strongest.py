@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from reports.fairness import Fairness, seat_fairness
-from reports.stats import newcombe
+from reports.sections import ci_text, pts_text
+from reports.stats import newcombe, rate
 from reports.study import verdict_word
 from simcli import engine
 from simcli.analysis import core_of, metrics_of
@@ -77,22 +78,28 @@ def strongest_balance(game: Game, *, players: int, default_policy: str, default_
     # seat is no evidence by itself; a seat's rate moving, or a new flag, is.
     changed = bool(moved) or (not fair.team and bool(fair.flagged)
                               and not default_fair.flagged)
-    text = (f"Skill: with {policy} on every seat ({n:,} games), "
-            + ", ".join(f"{s['who']} wins {100 * s['strong']:.1f}% ({100 * s['default']:.1f}% "
-                        f"with {default_policy})" for s in shifts)
+    text = (f"Skill: with {policy} on every seat (n = {n:,} games), "
+            + ", ".join(f"{s['who']} wins {ci_text(rate(*after[s['who']]))} "
+                        f"({ci_text(rate(*before[s['who']]))} with {default_policy})"
+                        if s["who"] in before else
+                        f"{s['who']} wins {ci_text(rate(*after[s['who']]))}" for s in shifts)
             + (f"; balance {fair.balance.value:.3f} (95% CI {fair.balance.lo:.3f}-"
                f"{fair.balance.hi:.3f})" if not fair.team else "") + ". ")
     if word_before != word_after and changed:
         text += (f"The verdict changes with skill: '{word_before}' with {default_policy}, "
-                 f"'{word_after}' with {policy}.")
+                 f"'{word_after}' with {policy}" + ("; " + "; ".join(
+                     f"{s['who']} moves {pts_text(s['difference'], s['ci_low'], s['ci_high'])}"
+                     for s in moved) if moved else "") + ".")
     elif word_before != word_after:
-        text += (f"A change with skill is not shown: the verdict reads '{word_after}' with "
-                 f"{policy}, '{word_before}' with {default_policy}, but {n:,} games flag less "
-                 f"and no seat's rate differs from {default_policy}'s at the 95% level.")
+        text += (f"The verdict's word differs ('{word_after}' with {policy}, '{word_before}'"
+                 f" with {default_policy}), but that is not evidence that skill changes it: "
+                 f"no seat's rate differs from {default_policy}'s at the 95% level, and "
+                 f"{n:,} games are too few to flag a gap of the size {default_policy}'s run "
+                 f"flags.")
     elif moved:
         text += ("The verdict's word stays '" + word_after + "', but "
-                 + "; ".join(f"{s['who']} moves {100 * s['difference']:+.1f} points (95% CI "
-                             f"{100 * s['ci_low']:+.1f} to {100 * s['ci_high']:+.1f})"
+                 + "; ".join(f"{s['who']} moves "
+                             f"{pts_text(s['difference'], s['ci_low'], s['ci_high'])}"
                              for s in moved)
                  + ": the balance depends on how well the game is played.")
     else:

@@ -214,8 +214,9 @@ def test_verdict_reads_team_games_without_a_fair_share():
                  teams={"shogun": 0.6, "ninja": 0.4, "ronin": 0.0})
     text = verdict("Sword", manifest, m, _fair([0.6, 0.3, 0.3, 0.3], 10_000, team=True))
     assert "against a fair share" not in text and "seat order matters" not in text
-    assert "Team win rates: shogun 60.0%, ninja 40.0%." in text  # a team that never plays
-    assert "55.0% of games are won by a team of several players" in text
+    assert "Team win rates: shogun 60.0% (95% CI 0.0%-100.0%), ninja 40.0% (95% CI " in text
+    assert "ronin" not in text  # a team that never plays
+    assert "55.0% (95% CI 0.0%-100.0%) of games are won by a team of several players" in text
     plain = verdict("Sword", manifest, m, _fair([0.6, 0.2, 0.1, 0.1], 10_000))
     assert "against a fair share of 25.0%" in plain and "the seat order matters" in plain
 
@@ -235,8 +236,9 @@ def test_verdict_shows_rare_events_instead_of_rounding_them_away():
     manifest = {"players": 2, "seats": ["greedy"] * 2, "content": {"assumed": True}}
     text = verdict("G", manifest, _metrics([0.5, 0.5], 40_000, shared=0.0003,
                                             completion=0.99995), _fair([0.5, 0.4997], 40_000))
-    assert "0.03% of games end in a draw, a shared win or with no winner" in text
-    assert "2 of 40,000 games (under 0.01%) hit the simulation's safety cap" in text
+    assert "0.03% (95% CI 0.0%-100.0%) of games end in a draw, a shared win or with no " \
+           "winner" in text
+    assert "2 of 40,000 games hit the simulation's safety cap" in text
     text = verdict("G", manifest, _metrics([0.5, 0.5], 40_000), _fair([0.5, 0.5], 40_000))
     assert "Every game has one outright winner" in text and "safety cap" not in text
 

@@ -11,7 +11,8 @@ def test_a_fair_share_below_one_over_p_says_why():
     fair = seat_fairness(np.array([238, 238, 238, 238]), 1000)  # 48 games shared
     assert fair_note(fair) == "fair 23.8% (outright wins only)"
     (sentence,) = seat_findings(fair)
-    assert "23.8% (1/4 of the 95.2% of games with an outright winner" in sentence
+    assert "23.8% (1/4 of the 95.2% (95% CI " in sentence
+    assert "of games with an outright winner" in sentence
     assert "below 25.0%" in sentence
 
 

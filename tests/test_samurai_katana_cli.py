@@ -161,7 +161,7 @@ def test_the_province_honor_reading_leads_the_findings_and_the_verdict(tmp_path,
     note = GAME.verdict_note(GAME.resolve_rules([f"province-honor={reading}"]))
     if reading == "every-turn":  # the default: stated first, and the verdict depends on it
         assert found[0].startswith("Reading in force: province-honor=every-turn")
-        assert "provinces give winners" in found[0] and "turns on average" in found[0]
+        assert "Honor a game from provinces" in found[0] and "turns on average" in found[0]
         assert "depends on the reading province-honor=every-turn" in note
         assert note == GAME.verdict_note(GAME.resolve_rules([]))
     else:

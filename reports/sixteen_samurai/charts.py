@@ -25,13 +25,17 @@ def chart_list(fair, lengths: dict, t: dict[str, pl.DataFrame], players: int) ->
                   p, cards["total"], *edge, labels=cards["samurai"].to_list(),
                   reference=0.0, title="Card power vs printed ability total",
                   xlabel="ability total", ylabel="round win rate above fair share (pts)")),
-        Chart("battle_cards", "Battle card value: rounds taken when played vs held",
+        Chart("battle_cards", "Battle cards: rounds taken when played vs held. Not the "
+              "card's value: a player chooses when to play it (a Ronin is played on a round "
+              "it can take), so the gap is a selection effect as much as strength; `simcli "
+              "value sixteen-samurai` measures each card's causal value",
               lambda p: C.grouped_bars_with_ci(p, bt["card"].to_list(), {
                   "round taken when played": (bt["round_take_played"], bt["played_ci_low"],
                                               bt["played_ci_high"]),
                   "round taken when held, not played": (
                       bt["round_take_held"], bt["held_ci_low"], bt["held_ci_high"])},
-                  title="Battle card value", ylabel="rounds taken (%)")),
+                  title="Rounds taken when played vs held (association, not value)",
+                  ylabel="rounds taken (%)")),
     ]
     if dec.height:
         out.append(Chart("declarer", "Declarer win rate per Clan Conflict round",

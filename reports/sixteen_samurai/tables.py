@@ -7,15 +7,30 @@ import math
 
 import numpy as np
 import polars as pl
+from scipy import special
 
 from reports import sections as S
-from reports.stats import Estimate, binomial_p, holm, mean_from_moments, rate, ratio_rate
+from reports.stats import (
+    Estimate,
+    binomial_p,
+    holm,
+    mean_from_moments,
+    newcombe,
+    rate,
+    ratio_rate,
+    z_value,
+)
 from reports.summary import LongTable
 
 FLAG_LEVEL = 0.01  # declarer rows are flagged when they differ from fair at the 99% level
 
 
 MIN_FIELDED = 200  # cards fielded fewer times are left out of findings
+# A played-vs-not comparison needs this many player-games on its smaller side and an
+# interval no wider than +/- 10 points; otherwise the table says TOO_FEW and no finding
+# is drawn from it.
+MIN_GROUP, MAX_HALF_WIDTH = 30, 0.10
+TOO_FEW = "too few games"
 
 
 _pct = S.pct
@@ -103,7 +118,24 @@ def card_table(s: dict, long: LongTable) -> pl.DataFrame:
             "reaches_final": est["reaches_final_battle"].value,
             "survives_to_end": est["survives_to_end"].value, "owner_win_rate": owner.value,
             "owner_ci_low": owner.lo, "owner_ci_high": owner.hi})
+    for r in rows:  # edge over the fair share of its rounds, tested against 0 (Holm)
+        r["edge_ci_low"] = r["round_ci_low"] - r["round_fair_share"]
+        r["edge_ci_high"] = r["round_ci_high"] - r["round_fair_share"]
+        r["edge_p_value"] = (_edge_p(r["round_edge"], r["edge_ci_low"], r["edge_ci_high"])
+                             if r["fielded"] >= MIN_FIELDED else math.nan)
+    for r, p_adj in zip(rows, holm([r["edge_p_value"] for r in rows]), strict=True):
+        r["edge_p_adjusted"] = p_adj
+        r["edge_flag"] = EDGE_FLAG if p_adj < FLAG_LEVEL else ""
     return pl.DataFrame(rows).sort("round_edge", descending=True, nulls_last=True)
+
+
+EDGE_FLAG = "differs from fair (99%)"
+
+
+def _edge_p(edge: float, lo: float, hi: float) -> float:
+    """Two-sided normal p-value of 'edge is 0' from its 95% interval."""
+    se = (hi - lo) / (2 * z_value(0.95))
+    return float(special.erfc(abs(edge) / se / math.sqrt(2))) if se > 0 else math.nan
 
 
 def clan_total_table(s: dict, long: LongTable) -> pl.DataFrame:
@@ -134,15 +166,22 @@ def battle_table(s: dict, long: LongTable) -> pl.DataFrame:
                          ("unplayed_games", "game_win_rate_unplayed")):
             long.add("battle_cards", label, card, est[k])
         played, held = est["played_rounds"], est["held_rounds"]
-        gp, gu = est["played_games"].value, est["unplayed_games"].value
-        player_games = int(b["played_games"][i] + b["unplayed_games"][i])
+        n_p, n_u = int(b["played_games"][i]), int(b["unplayed_games"][i])
+        gap = newcombe(b["played_games_won"][i], n_p, b["unplayed_games_won"][i], n_u)
+        few = min(n_p, n_u) < MIN_GROUP or not (gap.hi - gap.lo) / 2 <= MAX_HALF_WIDTH
+        player_games = n_p + n_u
         rows.append({
             "card": card, "copies": int(b.get("copies", [1] * len(b["card"]))[i]),
             "play_rate": _per(b["played_games"][i], player_games),
             "round_take_played": played.value, "played_ci_low": played.lo,
             "played_ci_high": played.hi, "round_take_held": held.value,
-            "held_ci_low": held.lo, "held_ci_high": held.hi, "game_win_played": gp,
-            "game_win_unplayed": gu, "game_win_gap": gp - gu,
+            "held_ci_low": held.lo, "held_ci_high": held.hi,
+            "games_played": n_p, "games_unplayed": n_u,
+            "game_win_played": est["played_games"].value if n_p else None,
+            "game_win_unplayed": est["unplayed_games"].value if n_u else None,
+            "game_win_gap": None if few else gap.value,
+            "gap_ci_low": None if few else gap.lo, "gap_ci_high": None if few else gap.hi,
+            "gap_note": TOO_FEW if few else "",
             "unused_at_end_rate": _per(b["unused_at_end"][i], player_games),
             "effects_per_game": _per(b["effect"][i], games)})
     return pl.DataFrame(rows)
