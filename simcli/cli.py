@@ -805,14 +805,27 @@ def value(
     out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Folder. Default: "
                                                  "runs/value-GAME-TIMESTAMP.")] = None,
     force: ForceOpt = False,
+    dominant: Annotated[float, typer.Option(
+        "--dominant-points", min=0, max=100, help="An option is dominant when denying it "
+        "costs more than this many points beyond its interval and removing it shifts the "
+        "balance.")] = 10.0,
+    gap: Annotated[float, typer.Option(
+        "--gap-points", min=0, max=100, help="An option or card is too strong (weak) when "
+        "set apart from the next one by more than its interval and at least this many "
+        "points.")] = 2.0,
+    cards: Annotated[bool, typer.Option(
+        "--cards/--no-cards", help="Also value each content card (Sixteen Samurai's "
+        "samurai) by swapping it for an average card.")] = True,
     as_json: JsonOpt = False,
     quiet: QuietOpt = False,
     yes: YesOpt = False,
 ) -> None:
     """What each card, ability and optional action is worth: the win rate lost by a player
-    denied it on the same seeds, and the effect of removing it from the game."""
+    denied it on the same seeds, the effect of removing it from the game, and a verdict
+    (dominant, too strong, weak, sound) against the stated thresholds."""
     import polars as pl
 
+    from reports.units import difference_interval_text, points_text
     from simcli.value import run_value
 
     if n is not None and not 0 < n <= MAX_PLAYOUT:
@@ -820,20 +833,32 @@ def value(
     with _time_limit(yes):
         res = run_value(game, players=players, policy=policy, n=n, seed=seed, threads=threads,
                         rules=rule or [], content=content, out=out_dir, force=force,
+                        dominant=dominant / 100, gap=gap / 100, cards=cards,
                         progress=RichProgress("value", enabled=not quiet))
+    verdicts = pl.read_parquet(res.folder / "tables" / "verdicts.parquet")
     if as_json:
         out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
                                     "restricted": res.restricted.to_dicts(),
-                                    "removal": res.removal.to_dicts()}))
+                                    "removal": res.removal.to_dicts(),
+                                    "verdicts": verdicts.to_dicts(),
+                                    "cards": res.cards.to_dicts()}))
         return
     table = _table(f"value of options in {res.manifest['game']} (all seats)",
-                   ("option", "value (points)", "95% interval", "verdict"))
-    overall = res.restricted.filter(pl.col("seat") == "overall").sort("value",
-                                                                      descending=True)
-    for r in overall.iter_rows(named=True):
-        _row(table, (r["option"], f"{100 * r['value']:+.1f}",
-                     f"{100 * r['ci_low']:+.1f} to {100 * r['ci_high']:+.1f}", r["verdict"]))
+                   ("option", "value", "95% interval", "effect", "verdict"))
+    for r in verdicts.iter_rows(named=True):
+        _row(table, (r["option"], points_text(r["value"]),
+                     difference_interval_text(r["ci_low"], r["ci_high"], "rate"), r["verdict"],
+                     r["strength"]))
     out.print(table)
+    if res.cards.height:
+        shown = res.cards.filter(pl.col("verdict").is_in(["too strong", "too weak"]))
+        ct = _table("cards set apart (each swapped for an average card)",
+                    ("card", "value", "95% interval", "verdict"))
+        for r in (shown if shown.height else res.cards.head(3)).iter_rows(named=True):
+            _row(ct, (r["card"], points_text(r["value"]),
+                      difference_interval_text(r["ci_low"], r["ci_high"], "rate"),
+                      r["verdict"]))
+        out.print(ct)
     out.print(f"Value: {res.folder / 'report.md'}", highlight=False, markup=False)
 
 

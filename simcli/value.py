@@ -24,8 +24,10 @@ from reports import charts as C
 from reports.fairness import balance_index
 from reports.html import STYLE, image_html, table_html
 from reports.render import markdown_table
+from reports.sections import pts_text
 from reports.stats import Estimate, holm, paired_difference_of, paired_difference_p
 from simcli import __version__, engine
+from simcli.card_value import GAP_POINTS, card_values, set_apart
 from simcli.errors import UserError
 from simcli.games.base import Game
 from simcli.registry import get_game
@@ -33,6 +35,33 @@ from simcli.runfolder import RunFolder, write_json
 
 FLAG_LEVEL = 0.05
 BOOT = 200
+DOMINANT_POINTS = 0.10  # default: denying a dominant option costs more than this
+
+
+def strength(overall: pl.DataFrame, removal: pl.DataFrame, dominant: float,
+             gap: float) -> pl.DataFrame:
+    """A verdict on each option's strength (overall rows), from its interval against the
+    stated thresholds: 'dominant' when denying it costs more than `dominant` beyond its
+    interval and removing it shifts the balance index (5%, Holm); 'too strong' when it
+    is set apart from the next option (card_value.set_apart, `gap`); 'weak' when denying
+    it changes nothing measurable; otherwise 'sound'."""
+    shifts = set()
+    if removal.height:
+        shifts = set(removal.filter((pl.col("figure") == "balance")
+                                    & (pl.col("p_adjusted") < FLAG_LEVEL))["option"])
+    rows = overall.to_dicts()
+    apart = set_apart(rows, gap)
+    words = []
+    for r in rows:
+        if r["ci_low"] > dominant and r["option"] in shifts:
+            words.append("dominant")
+        elif apart.get(id(r)) == "too strong":
+            words.append("too strong")
+        elif r["verdict"] in ("no measurable effect", "changes no game"):
+            words.append("weak")
+        else:
+            words.append("sound")
+    return overall.with_columns(pl.Series("strength", words))
 
 
 def won_matrix(game: Game, prep: Any, seed: int, n: int, threads: int,
@@ -73,6 +102,7 @@ class ValueResult:
     restricted: pl.DataFrame
     removal: pl.DataFrame
     manifest: dict[str, Any]
+    cards: pl.DataFrame
 
 
 def restricted_rows(game: Game, prep: Any, base: np.ndarray, option: int, name: str,
@@ -132,7 +162,8 @@ def removal_rows(game: Game, content, players: int, seats: tuple, rules: dict,
 
 def run_value(game_name: str, *, players: int | None, policy: str | None, n: int | None,
               seed: int, threads: int | None, rules: list[str], content: str | None,
-              out: Path | None, force: bool,
+              out: Path | None, force: bool, dominant: float = DOMINANT_POINTS,
+              gap: float = GAP_POINTS, cards: bool = True,
               progress: engine.Progress | None = None) -> ValueResult:
     """Restricted play and removal for every option of the game."""
     game = get_game(game_name)
@@ -170,6 +201,8 @@ def run_value(game_name: str, *, players: int | None, policy: str | None, n: int
                                     seed, n, threads, progress)
         rt = _flagged(pl.DataFrame(restricted), "seat")
         rm = _flagged(pl.DataFrame(removal), "figure") if removal else pl.DataFrame()
+        ct = (card_values(game, loaded, players, seats, chosen, seed, n, threads, progress,
+                          gap) if cards and game.content_cards(loaded) else pl.DataFrame())
         manifest = {
             "format": 1, "tool": "simcli", "kind": "value", "tool_version": __version__,
             "game": game.name, "game_title": game.title, "players": players,
@@ -177,17 +210,18 @@ def run_value(game_name: str, *, players: int | None, policy: str | None, n: int
             "playouts_per_run": n, "options": [name for _, name in options],
             "options_not_in_game": [x for x in game.options
                                     if x not in {name for _, name in options}],
-            "seed": seed,
+            "seed": seed, "thresholds": {"dominant": dominant, "gap": gap},
+            "cards_valued": ct.height,
             "threads": threads, "seconds": round(time.perf_counter() - t0, 2),
             "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         }
-        _write(folder.path, game, rt, rm, manifest)
+        _write(folder.path, game, rt, rm, ct, manifest)
         write_json(folder.path / "manifest.json", manifest)
         final = folder.commit()
     except BaseException:
         folder.abort()
         raise
-    return ValueResult(final, rt, rm, manifest)
+    return ValueResult(final, rt, rm, manifest, ct)
 
 
 def _flagged(df: pl.DataFrame, family: str) -> pl.DataFrame:
@@ -208,7 +242,7 @@ def _flagged(df: pl.DataFrame, family: str) -> pl.DataFrame:
         pl.lit("better never used" if value_col == "value" else "lowers it")).alias("verdict"))
 
 
-def _write(folder: Path, game: Game, rt: pl.DataFrame, rm: pl.DataFrame,
+def _write(folder: Path, game: Game, rt: pl.DataFrame, rm: pl.DataFrame, ct: pl.DataFrame,
            manifest: dict) -> None:
     tdir = folder / "tables"
     tdir.mkdir()
@@ -217,7 +251,11 @@ def _write(folder: Path, game: Game, rt: pl.DataFrame, rm: pl.DataFrame,
     if rm.height:
         rm.write_csv(tdir / "removal.csv")
         rm.write_parquet(tdir / "removal.parquet")
-    overall = rt.filter(pl.col("seat") == "overall").sort("value", descending=True)
+    th = manifest["thresholds"]
+    overall = strength(rt.filter(pl.col("seat") == "overall").sort("value", descending=True),
+                       rm, th["dominant"], th["gap"])
+    overall.write_csv(tdir / "verdicts.csv")
+    overall.write_parquet(tdir / "verdicts.parquet")
     cdir = folder / "charts"
     cdir.mkdir()
     C.bars_with_ci(cdir / "value.png", overall["option"].to_list(), overall["value"],
@@ -235,6 +273,11 @@ def _write(folder: Path, game: Game, rt: pl.DataFrame, rm: pl.DataFrame,
     if unused:
         lines.append(f"Denying these changed no game at these playouts (never used, or never "
                      f"decisive; a rule option may keep them out): {', '.join(unused)}.")
+    lines += strength_lines(overall, th)
+    if ct.height:
+        ct.write_csv(tdir / "cards.csv")
+        ct.write_parquet(tdir / "cards.parquet")
+        lines += card_lines(ct, th["gap"])
     facts = (f"{game.title}, {manifest['players']} players ({'/'.join(manifest['seats'])}), "
              f"{manifest['playouts_per_run']:,} playouts per run, seed {manifest['seed']}, "
              f"simcli {manifest['tool_version']}.")
@@ -244,7 +287,9 @@ def _write(folder: Path, game: Game, rt: pl.DataFrame, rm: pl.DataFrame,
           markdown_table(rt.filter(pl.col("seat") != "overall")), ""]
     if rm.height:
         md += ["## Removal from the game", "", markdown_table(rm), ""]
-    md += ["## Methods", "", METHODS]
+    if ct.height:
+        md += ["## Cards, each swapped for an average card", "", markdown_table(ct), ""]
+    md += ["## Methods", "", METHODS, "", CARD_METHODS if ct.height else ""]
     (folder / "report.md").write_text("\n".join(md), encoding="utf-8")
     page = [f"<!doctype html><html><head><meta charset='utf-8'><title>Value: {game.title}"
             f"</title><style>{STYLE}</style></head><body><h1>Value of options: "
@@ -255,7 +300,10 @@ def _write(folder: Path, game: Game, rt: pl.DataFrame, rm: pl.DataFrame,
             "<h2>Per seat</h2>", table_html(rt.filter(pl.col("seat") != "overall"))]
     if rm.height:
         page += ["<h2>Removal from the game</h2>", table_html(rm)]
-    page.append(f"<h2>Methods</h2><p>{METHODS}</p></body></html>")
+    if ct.height:
+        page += ["<h2>Cards, each swapped for an average card</h2>", table_html(ct)]
+    page.append(f"<h2>Methods</h2><p>{METHODS}</p>"
+                + (f"<p>{CARD_METHODS}</p>" if ct.height else "") + "</body></html>")
     (folder / "report.html").write_text("\n".join(page), encoding="utf-8")
 
 
@@ -274,3 +322,45 @@ METHODS = (
     "ability or a move kind, have no removal rows); seat changes are paired by seed, the "
     "balance index change has a 95% interval from a paired Poisson bootstrap over "
     "playouts.")
+
+
+def strength_lines(overall: pl.DataFrame, th: dict) -> list[str]:
+    """The strength verdicts in words, each option with its value and interval."""
+    def named(word: str) -> str:
+        rows = overall.filter(pl.col("strength") == word)
+        return "; ".join(f"{r['option']} ({pts_text(r['value'], r['ci_low'], r['ci_high'])})"
+                         for r in rows.iter_rows(named=True)) or "none"
+    return [f"Verdicts (thresholds: dominant when denying it costs more than "
+            f"{100 * th['dominant']:.0f} points beyond its interval and removing it shifts "
+            f"the balance; too strong when set apart from the next option by more than its "
+            f"interval and at least {100 * th['gap']:.0f} points; weak when denying it "
+            f"changes nothing measurable): dominant: {named('dominant')}. Too strong: "
+            f"{named('too strong')}. Weak: "
+            f"{', '.join(overall.filter(pl.col('strength') == 'weak')['option']) or 'none'}."]
+
+
+def card_lines(ct: pl.DataFrame, gap: float) -> list[str]:
+    """The card verdicts in words."""
+    def named(word: str) -> str:
+        rows = ct.filter(pl.col("verdict") == word)
+        return "; ".join(
+            f"{r['card']} ("
+            + pts_text(r["value"], r["ci_low"], r["ci_high"], r["fielded"], "rounds") + ")"
+            for r in rows.iter_rows(named=True)) or "none"
+    flagged = ct.filter(pl.col("verdict") != "no measurable difference").height
+    return [f"Cards, each swapped for an average card on the same seeds (its value: how many "
+            f"more of the contests it fights it wins than the average card in its place): "
+            f"too strong (set apart from the next card by more than its interval and at "
+            f"least {100 * gap:.0f} points): {named('too strong')}. Too weak: "
+            f"{named('too weak')}. {flagged} of {ct.height} cards differ from the average "
+            f"card (Holm-adjusted, 5%)."]
+
+
+CARD_METHODS = (
+    "Cards: the same seeds were played with the content as it is and once per card with "
+    "that card made average (each rating the mean over the roster, rounded; its name "
+    "kept). A card's value is its Clan Conflict round win rate when fielded minus the "
+    "average card's in its place (intervals clustered by game, combined by the method of "
+    "variance estimates recovery; the two runs taken as independent, which sharing seeds "
+    "makes conservative); owner_game_value is the same for its owner's game win rate. "
+    "p-values are those normal intervals imply, Holm-adjusted across the cards.")

@@ -176,3 +176,73 @@ def test_compare_and_check_print_percent_not_fractions(tmp_path):
     assert not re.search(r"\b0\.\d{4}\b", r.output), r.output
     md = invoke("compare", a, b, "--markdown").output
     assert "| edge.seat1 |" in md and not re.search(r"\b0\.\d{4}\b", md)
+
+
+def _planted(path):
+    """The shipped roster with its first card (Fobus Dustwalker, 2/1/1/2) made 4/4/4/4."""
+    from simcli.games.sixteen_samurai import SixteenSamurai
+
+    src = SixteenSamurai().content_path(None).read_text()
+    old = ('{ name = "Fobus Dustwalker", power = 2, speed = 1, armor = 1, karma = 2, '
+           'total = 6, assumed = false }')
+    assert old in src
+    path.write_text(src.replace(old, '{ name = "Planted", power = 4, speed = 4, armor = 4, '
+                                     'karma = 4, total = 16, assumed = false }'))
+    return path
+
+
+def test_a_planted_card_is_too_strong_and_a_total_nine_card_is_not(tmp_path):
+    """Each samurai swapped for an average card on the same seeds: the planted 4/4/4/4
+    card is set apart from the roster, no printed card is. Random play: with greedy play
+    the planted card is measured no stronger than the best total-9 cards (greedy does
+    not exploit an all-round card), which is itself a verdict that moves with skill."""
+    out = tmp_path / "v"
+    r = invoke("value", "sixteen-samurai", "--players", 4, "--policy", "random", "-n", 3000,
+               "--content", _planted(tmp_path / "planted.toml"), "--out", out, "--json", "-q")
+    assert r.exit_code == 0, r.output
+    cards = pl.read_parquet(out / "tables" / "cards.parquet")
+    verdict = dict(zip(cards["card"], cards["verdict"], strict=True))
+    assert verdict["Planted"] == "too strong"
+    assert [c for c, v in verdict.items() if v == "too strong"] == ["Planted"]
+    from simcli.games.sixteen_samurai import SixteenSamurai
+
+    roster = SixteenSamurai().load_content(SixteenSamurai().content_path(None)).data
+    nines = [n for n, t in zip(roster.names, roster.totals, strict=True) if t == 9]
+    assert nines and all(verdict[n] != "too strong" for n in nines)
+    report = (out / "report.md").read_text()
+    assert "too strong" in report and "Planted (+" in report
+    assert "set apart from the next card by more than its interval and at least 2 points" \
+        in report
+
+
+def test_set_apart_needs_the_interval_and_the_gap():
+    from simcli.card_value import set_apart
+
+    def rows(*values, half=0.01):
+        return [{"value": v, "ci_low": v - half, "ci_high": v + half} for v in values]
+
+    r = rows(0.30, 0.10, 0.09, 0.08, 0.07, 0.06, 0.05, 0.04, 0.03, 0.02, 0.01, -0.30)
+    apart = set_apart(r, 0.02)
+    assert apart == {id(r[0]): "too strong", id(r[-1]): "too weak"}
+    assert set_apart(rows(0.30, 0.29, 0.1, 0.09), 0.02) == {}  # the top is not set apart
+    wide = rows(0.30, 0.10, 0.09, 0.08, half=0.25)  # beyond its gap, not its interval
+    assert set_apart(wide, 0.02) == {}
+    assert set_apart(rows(0.105, 0.10, 0.09, 0.08, half=0.001), 0.02) == {}  # under the gap
+
+
+def test_option_strength_verdicts():
+    from simcli.value import strength
+
+    overall = pl.DataFrame([
+        {"option": "A", "value": 0.20, "ci_low": 0.15, "ci_high": 0.25, "verdict": "worth using"},
+        {"option": "B", "value": 0.05, "ci_low": 0.03, "ci_high": 0.07, "verdict": "worth using"},
+        {"option": "C", "value": 0.00, "ci_low": -0.01, "ci_high": 0.01,
+         "verdict": "no measurable effect"}])
+    removal = pl.DataFrame([{"option": "A", "figure": "balance", "p_adjusted": 0.001},
+                            {"option": "B", "figure": "balance", "p_adjusted": 0.5}])
+    words = strength(overall, removal, dominant=0.10, gap=0.02)["strength"].to_list()
+    assert words == ["dominant", "sound", "weak"]
+    # without a balance shift, A is 'too strong' (set apart from B), never 'dominant'
+    calm = removal.with_columns(pl.lit(0.5).alias("p_adjusted"))
+    assert strength(overall, calm, 0.10, 0.02)["strength"].to_list() == [
+        "too strong", "sound", "weak"]

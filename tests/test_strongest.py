@@ -70,8 +70,11 @@ def test_fewer_games_flagging_nothing_is_not_a_change_with_skill(tmp_path, monke
     r = _strong(tmp_path, [10_600, 9_400], 20_000, monkeypatch)
     assert r["verdict_word"] == "balanced"
     assert not any(s["significant"] for s in r["shifts"])
-    assert not r["changed"] and "A change with skill is not shown" in r["text"]
-    assert "seat order matters" in r["text"]
+    # issue 27, defect 5: it used to read "A change with skill is not shown: the verdict
+    # reads 'balanced' ..., 'seat order matters' ...", a contradiction to a reader
+    assert not r["changed"] and "not evidence that skill changes it" in r["text"]
+    assert "seat order matters" in r["text"] and "A change with skill" not in r["text"]
+    assert "(95% CI " in r["text"]
 
 
 def test_study_json_carries_the_skill_check(tmp_path, monkeypatch):
@@ -83,6 +86,6 @@ def test_study_json_carries_the_skill_check(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)["games"]["samsara"]
     assert data["strongest"]["policy"] == "mcts:20" and data["strongest"]["games"] == 16
-    assert "Skill: with mcts:20 on every seat (16 games)" in data["verdict"]
+    assert "Skill: with mcts:20 on every seat (n = 16 games)" in data["verdict"]
     assert (tmp_path / "s" / "samsara-strongest" / "report.md").exists()
     assert "mcts:20" in (tmp_path / "s" / "report.md").read_text()

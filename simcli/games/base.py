@@ -386,6 +386,20 @@ class Game(ABC):
         skips an option whose cards the content leaves out)."""
         return True
 
+    def content_cards(self, content: Content) -> tuple[str, ...]:
+        """The content's cards that `simcli value` values by swapping each for an average
+        one (none unless the game says; Sixteen Samurai's samurai)."""
+        return ()
+
+    def swap_card(self, content: Content, card: int) -> Content:
+        """The content with card `card` replaced by an average card of its kind."""
+        raise NotImplementedError
+
+    def card_rates(self, aggs: dict[str, np.ndarray]) -> list[tuple[Any, Any]]:
+        """Per content card, from a run's aggregates: (the rate of the contests it fights
+        that it wins, its owner's game win rate), each a reports.stats.Estimate."""
+        raise NotImplementedError
+
     @abstractmethod
     def core_stats(self, aggs: dict[str, np.ndarray], players: int) -> CoreStats:
         """The figures every game shares (seat wins, shared wins, completion, length)."""

@@ -26,6 +26,7 @@ from kernels.sixteen_samurai.stats import (
     Ability,
     Aggregates,
     Battle,
+    CardStat,
     Clustered,
     Misc,
 )
@@ -442,6 +443,34 @@ class SixteenSamurai(Game):
         always is."""
         roster: Roster = content.data
         return option >= len(BATTLE_CARDS) or roster.battle[option] > 0
+
+    def content_cards(self, content: Content) -> tuple[str, ...]:
+        """The samurai cards of the roster."""
+        return tuple(content.data.names)
+
+    def swap_card(self, content: Content, card: int) -> Content:
+        """The roster with samurai `card`'s ratings replaced by the roster's average
+        ratings (each rating the mean over the roster, rounded), its name kept."""
+        roster: Roster = content.data
+        ratings = roster.ratings.copy()
+        ratings[card] = np.rint(roster.ratings.mean(axis=0)).astype(ratings.dtype)
+        totals = roster.totals.copy()
+        totals[card] = int(ratings[card].sum())
+        return replace(content, data=replace(roster, ratings=ratings, totals=totals),
+                       name=f"{content.name} with {roster.names[card]} made average")
+
+    def card_rates(self, aggs: dict[str, np.ndarray]) -> list[tuple[Any, Any]]:
+        """Per samurai: its Clan Conflict round win rate when fielded (clustered by game)
+        and its owner's game win rate."""
+        from reports.stats import rate, ratio_rate
+
+        c, clus = aggs["cards"], columns(STATS["card_clus"], aggs["card_clus"])
+        games = int(aggs["wins"].sum())
+        return [(ratio_rate(int(c[i, CardStat.FIELD_WON]), int(c[i, CardStat.FIELDED]),
+                            float(clus["yy"][i]), float(clus["xx"][i]), float(clus["xy"][i]),
+                            games),
+                 rate(int(c[i, CardStat.OWNER_WON]), int(c[i, CardStat.DRAFTED])))
+                for i in range(c.shape[0])]
 
     def handle(self, prep: Prepared, seed: int, playout: int, rotation: int = 0,
                forbid: np.ndarray | None = None):
