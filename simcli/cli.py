@@ -641,6 +641,10 @@ def study(
     out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Study folder. Default:"
                                                  " runs/study-TIMESTAMP.")] = None,
     force: ForceOpt = False,
+    converge: Annotated[bool, typer.Option(
+        "--converge", help="Also play the strongest check at 4x its search budget on the "
+        "same 600 deals and say whether the verdict still moves with skill (minutes per "
+        "game; the study says how many).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdicts as "
                                                          "JSON.")] = False,
     quiet: QuietOpt = False,
@@ -652,7 +656,8 @@ def study(
     folder, entries = run_study(
         out=out_dir, force=force, quick=quick, target_ci=target_ci,
         games=None if games is None else [g.strip() for g in games.split(",")], seed=seed,
-        threads=threads, progress=RichProgress("study", enabled=not quiet and not as_json))
+        threads=threads, converge=converge,
+        progress=RichProgress("study", enabled=not quiet and not as_json))
     verdicts = {e["game"]: e["verdict"] for e in entries}
     if as_json:
         out.print_json(strict_json({"folder": str(folder), "verdicts": verdicts, "games": {
@@ -759,6 +764,10 @@ def ladder(
                                                  "Default: runs/ladder-GAME-TIMESTAMP.")] = None,
     force: ForceOpt = False,
     as_json: JsonOpt = False,
+    converge: Annotated[bool, typer.Option(
+        "--converge", help="Also play the highest-rated search policy on every seat at 4x "
+        "its budget on the same 600 deals and say whether its verdict still moves.")
+    ] = False,
     quiet: QuietOpt = False,
     yes: YesOpt = False,
 ) -> None:
@@ -771,7 +780,8 @@ def ladder(
     with _time_limit(yes):
         res = run_ladder(game, policies.split(","), n=n, players=players, seed=seed,
                          threads=threads, rules=rule or [], content=content, out=out_dir,
-                         force=force, progress=RichProgress("ladder", enabled=not quiet))
+                         force=force, converge=converge,
+                         progress=RichProgress("ladder", enabled=not quiet))
     rt, bt = tables(res.ratings, res.balance)
     if as_json:
         out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
@@ -787,6 +797,9 @@ def ladder(
                      f"{r['balance']:.3f}", r["flagged_seats"] or "none"))
     out.print(table)
     out.print(trend(bt, rt), highlight=False, markup=False, soft_wrap=True)
+    conv = res.manifest.get("convergence")
+    if conv:
+        out.print(conv["text"], highlight=False, markup=False, soft_wrap=True)
     out.print(f"Ladder: {res.folder / 'report.md'}", highlight=False, markup=False)
 
 

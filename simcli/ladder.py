@@ -33,6 +33,7 @@ from reports.render import markdown_table
 from reports.sections import ci_text, pts_text
 from reports.stats import Estimate
 from simcli import __version__, engine
+from simcli import converge as CV
 from simcli.errors import UserError
 from simcli.games.base import Game
 from simcli.registry import get_game
@@ -111,7 +112,7 @@ class LadderResult:
 
 def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: int | None,
                seed: int, threads: int | None, rules: list[str], content: str | None,
-               out: Path | None, force: bool, boot: int = 200,
+               out: Path | None, force: bool, boot: int = 200, converge: bool = False,
                progress: engine.Progress | None = None) -> LadderResult:
     """Round-robin among the policies, ratings with intervals, balance per policy."""
     game = get_game(game_name)
@@ -156,8 +157,15 @@ def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: i
             with engine.runs_ahead(len(names) - k):
                 balance[p] = self_play(game, loaded, chosen, players, p, n, seed, threads,
                                        progress)
+        conv = None
+        top = [r.policy for r in sorted(fitted, key=lambda r: -r.elo)
+               if CV.stronger(r.policy) is not None]
+        if converge and top:
+            conv = CV.convergence(game, players, top[0], seed, threads, progress,
+                                 rules=chosen, content=loaded)
         manifest = {
             "format": 1, "tool": "simcli", "kind": "ladder", "tool_version": __version__,
+            "convergence": conv,
             "game": game.name, "game_title": game.title, "players": players,
             "policies": names, "anchor": anchor, "deals_per_pairing": n,
             "games_per_pairing": n * players,
@@ -265,6 +273,11 @@ def write_ladder(folder: Path, game: Game, fitted: list[Rating],
                      title=f"{game.title}: balance vs skill (every seat one policy)",
                      xlabel="Elo rating of the policy on every seat", ylabel="balance index")
     sentence = trend(bt, rt)
+    conv = manifest.get("convergence")
+    sentence += " " + (conv["text"] if conv else (
+        "Whether the strongest policy's verdict holds at 4x its search budget is not "
+        "checked: add --converge (a search policy on every seat at its budget and at 4x, "
+        "on the same 600 deals)."))
     facts = (f"{game.title}, {manifest['players']} players: {manifest['deals_per_pairing']:,} "
              f"deals per pairing, each played once per seat rotation; self-play "
              f"{manifest['self_play_games']:,} games per policy; seed {manifest['seed']}; "

@@ -12,6 +12,7 @@ difference with a Newcombe interval.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from reports.fairness import Fairness, seat_fairness
 from reports.sections import ci_text, pts_text
 from reports.stats import newcombe, rate
 from reports.study import verdict_word
+from simcli import converge as C
 from simcli import engine
 from simcli.analysis import core_of, metrics_of
 from simcli.games.base import Game
@@ -48,7 +50,7 @@ def _rates(fair: Fairness, metrics) -> dict[str, tuple[int, int]]:
 
 def strongest_balance(game: Game, *, players: int, default_policy: str, default_fair: Fairness,
                       default_metrics, skills: list[dict], seed: int, threads: int,
-                      out: Path, quick: bool,
+                      out: Path, quick: bool, converge: bool = False,
                       progress: engine.Progress | None = None) -> dict[str, Any]:
     """Play every seat with the strongest policy; compare its balance with the default's."""
     policy = strongest_policy(game, skills)
@@ -105,6 +107,20 @@ def strongest_balance(game: Game, *, players: int, default_policy: str, default_
     else:
         text += ("The verdict does not change with skill at this precision: no seat or team "
                  "rate differs from the default policy's at the 95% level.")
+    conv = None
+    if converge:
+        if progress is not None:
+            progress.stage(f"{game.title}: does the verdict hold at "
+                           f"{C.FACTOR}x the budget?")
+        conv = C.convergence(game, players, policy, seed, threads, progress)
+        text += " " + conv["text"]
+    else:
+        timing = manifest.get("timing") or {}
+        per_game = (timing.get("run_s", math.nan) * manifest.get("threads", 1)
+                    / max(manifest.get("playouts", 1), 1))
+        hint = C.not_checked(game, policy, per_game, threads)
+        text += (" " + hint) if hint else ""
     return {"policy": policy, "same_as_default": False, "games": n, "folder": out.name,
             "verdict_word": word_after, "changed": changed, "shifts": shifts,
-            "fairness": fair.as_json(), "text": text, "manifest_seats": manifest["seats"]}
+            "fairness": fair.as_json(), "text": text, "manifest_seats": manifest["seats"],
+            "convergence": conv}

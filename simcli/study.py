@@ -38,6 +38,7 @@ def warm_up(names: list[str], threads: int) -> list[subprocess.Popen]:
 
 def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | None,
                  games: list[str] | None, seed: int, threads: int | None,
+                 converge: bool = False,
                  progress: engine.Progress | None = None) -> tuple[Path, list[dict]]:
     """Run every game (or those named) to the target precision; write the combined report.
 
@@ -85,7 +86,8 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
             strong = strongest_balance(
                 game, players=cfg.players, default_policy=cfg.seats[0], default_fair=fair,
                 default_metrics=metrics, skills=skills, seed=seed, threads=cfg.threads,
-                out=folder.path / f"{name}-strongest", quick=quick, progress=progress)
+                out=folder.path / f"{name}-strongest", quick=quick, converge=converge,
+                progress=progress)
             entries.append({"game": name, "title": game.title, "folder": name,
                             "manifest": manifest, "skill": skills, "metrics": metrics,
                             "fairness": fair, "strongest": strong,

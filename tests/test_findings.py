@@ -246,3 +246,39 @@ def test_option_strength_verdicts():
     calm = removal.with_columns(pl.lit(0.5).alias("p_adjusted"))
     assert strength(overall, calm, 0.10, 0.02)["strength"].to_list() == [
         "too strong", "sound", "weak"]
+
+
+def test_convergence_says_holds_or_moves_from_the_paired_intervals(monkeypatch):
+    """The verdict 'holds at 4x' exactly when no seat's paired interval excludes 0."""
+    from simcli import converge as C
+    from simcli.games.sixteen_samurai import SixteenSamurai
+
+    rng = np.random.default_rng(3)
+    n = 400
+    same = rng.integers(0, 2, n).astype(float)
+    outcomes = {"mcts:10": np.stack([same, 1 - same], axis=1)}
+    shifted = same.copy()
+    shifted[: n // 4] = 1.0  # seat 1 gains a quarter of the deals at 4x the budget
+    outcomes["mcts:40"] = np.stack([shifted, 1 - shifted], axis=1)
+    monkeypatch.setattr(C, "seat_outcomes", lambda g, c, p, policy, *a: outcomes[policy])
+    game = SixteenSamurai()
+    moved = C.convergence(game, 2, "mcts:10", 1, 1, None, n=n, rules={}, content=object())
+    assert not moved["holds"] and moved["text"].startswith("The verdict still moves")
+    assert "seat 1: +" in moved["text"] and "(95% CI +" in moved["text"]
+    outcomes["mcts:40"] = outcomes["mcts:10"]
+    held = C.convergence(game, 2, "mcts:10", 1, 1, None, n=n, rules={}, content=object())
+    assert held["holds"] and "holds at 4x the search budget" in held["text"]
+    assert "n = 400 deals, paired" in held["text"]
+
+
+def test_convergence_plays_the_same_deals_at_four_times_the_budget():
+    from simcli import converge as C
+    from simcli.games.sixteen_samurai import SixteenSamurai
+
+    assert C.stronger("mcts:400") == "mcts:1600" and C.stronger("greedy") is None
+    assert C.stronger("mcts:10:c=0.5") == "mcts:40:c=0.5"
+    r = C.convergence(SixteenSamurai(), 2, "mcts:4", 7, 1, None, n=40)
+    assert r["checked"] and r["deals"] == 40 and len(r["seats"]) == 2
+    for s in r["seats"]:
+        assert s["ci_low"] <= s["change"] <= s["ci_high"]
+        assert s["change"] == pytest.approx(s["rate_stronger"] - s["rate"])
