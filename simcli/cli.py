@@ -242,7 +242,7 @@ def _row(table: Table, values) -> None:
 
 
 app = typer.Typer(
-    cls=SimcliGroup, add_completion=False, no_args_is_help=True,
+    cls=SimcliGroup, add_completion=True, no_args_is_help=True,
     pretty_exceptions_enable=False, rich_markup_mode=None,
     help="Balance studies of samurai-themed tabletop games by playing them millions of "
          "times. Every figure carries a 95% interval; the same seed gives identical results "
@@ -368,13 +368,18 @@ def warmup(
 
 @app.command()
 def games(
+    game: Annotated[str | None, typer.Argument(help="Show this game only.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List games with their player counts, policies, rule options and content files."""
+    """List games with their player counts, policies, rule options and content files (one
+    game with GAME)."""
     from simcli.catalog import catalog
     from simcli.registry import get_game
 
     data = catalog()
+    if game is not None:
+        name = get_game(game).name
+        data = [g for g in data if g["name"] == name]
     if as_json:
         out.print_json(strict_json(data))
         return
@@ -404,6 +409,49 @@ def games(
             item(f"{c['name']} ({'assumed' if c['assumed'] else 'as printed'})",
                  f"{c['description']} [{c['path']}]")
         out.print()
+
+
+@app.command()
+def content(
+    game: Annotated[str, typer.Argument(help="Game whose content file to copy.")],
+    copy: Annotated[Path, typer.Option("--copy", help="Write the content file here, to "
+                                       "start a variant from (an existing file is never "
+                                       "replaced).")],
+    name: Annotated[str | None, typer.Option("--content", help="Which shipped content "
+                                             "file. Default: the game's default.")] = None,
+) -> None:
+    """Copy a game's shipped content file (cards, board, numbers the rules leave to it) to
+    edit and run with --content PATH."""
+    from simcli.registry import get_game
+
+    source = get_game(game).content_path(name)
+    if copy.exists() or copy.is_symlink():
+        raise UserError(f"{copy} already exists; simcli never replaces a file it did not "
+                        f"write: choose another --copy path")
+    if not copy.parent.is_dir():
+        raise UserError(f"--copy {copy}: the folder {copy.parent} does not exist")
+    import os
+    import tempfile
+
+    tmp = None
+    try:  # written whole beside it, then linked in place: never half a file, never over one
+        fd, tmp = tempfile.mkstemp(prefix=f".{copy.name}.", dir=copy.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(source.read_text(encoding="utf-8"))
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.link(tmp, copy)
+    except FileExistsError:
+        raise UserError(f"{copy} already exists; simcli never replaces a file it did not "
+                        f"write: choose another --copy path") from None
+    except OSError as exc:
+        raise UserError(f"cannot write --copy {copy}: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+    out.print(f"Wrote {copy} (a copy of {source.name}); run it with --content {copy}",
+              highlight=False, markup=False, soft_wrap=True)
 
 
 @app.command()
@@ -544,7 +592,9 @@ def _print_summary(result) -> None:
 @app.command()
 def replay(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="Game to replay (see `simcli games`).")],
+    game: Annotated[str, typer.Argument(help="Game to replay (see `simcli games`), or a "
+                                             "finished run folder: its game, seed, players, "
+                                             "seats, rules and content.")],
     seed: Annotated[int, seed_option("The run's random seed (0 .. 2**64-1).")] = 1,
     playout: Annotated[int, typer.Option("--playout", help="Which playout of the run (from "
                                          "0).")] = 0,
@@ -586,6 +636,19 @@ def replay(
         raise UserError("--search counts the playouts --find looks through; give --find too")
     if "playout" in given and find is not None:
         raise UserError("--playout and --find both choose the game; give one")
+    if Path(game).is_dir():  # a run folder: replay its own setup
+        setup = ("seed", "players", "policy", "seats", "rule", "content")
+        mixed = [k for k in setup if ctx.get_parameter_source(k).name != "DEFAULT"]
+        if mixed:
+            raise UserError(f"a run folder fixes the setup; leave out --{mixed[0]} (or name "
+                            f"the game instead of the folder)")
+        folder = Path(game)
+        man = run_setup(folder)
+        game, seed, players = man["game"], man["seed"], man["players"]
+        seats = ",".join(man["seats"])
+        rule = [f"{k}={v}" for k, v in man["rules"].items()]
+        copied = folder / "content.toml"  # the run's own copy of its content file
+        content = str(copied) if copied.is_file() else man["content"]["name"]
     g, cfg = build_config(game, players=players, policy=policy, seats=seats, n=1, seed=seed,
                           threads=1, rules=rule or [], content=content, out=Path("unused"),
                           force=False, save_games=False, chunk_size=None)
@@ -594,6 +657,16 @@ def replay(
         out.print_json(strict_json(doc))
         return
     out.print(render(doc), highlight=False, markup=False, soft_wrap=True)
+
+
+def run_setup(folder: Path) -> dict:
+    """The setup of a finished `simcli run` folder (its manifest checked), for replay."""
+    from simcli.runfolder import load_finished
+
+    man, _ = load_finished(folder)
+    if man.get("kind", "run") != "run":
+        raise UserError(f"{folder} is a {man.get('kind')} folder; replay takes a run folder")
+    return man
 
 
 @app.command()

@@ -14,6 +14,7 @@ import pkgutil
 from types import ModuleType
 
 import simcli.games
+from reports.words import did_you_mean
 from simcli.errors import UserError
 from simcli.games.base import Game
 
@@ -76,4 +77,5 @@ def get_game(name: str) -> Game:
     try:
         return games[name]
     except KeyError:
-        raise UserError(f"unknown game '{name}'; known games: {', '.join(games)}") from None
+        raise UserError(f"unknown game '{name}'{did_you_mean(name, games)}; known games: "
+                        f"{', '.join(games)}") from None

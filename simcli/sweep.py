@@ -22,6 +22,7 @@ from reports.units import (
     p_text,
     value_text,
 )
+from reports.words import did_you_mean
 from simcli import __version__, engine
 from simcli.analysis import metrics_of
 from simcli.errors import UserError
@@ -85,8 +86,8 @@ def parse_axes(game: Game, specs: list[str]) -> list[Axis]:
             rule = rules.get(name[5:])
             if rule is None:
                 known = ", ".join(rules) or "none"
-                raise UserError(f"unknown rule option '{name[5:]}' for {game.name}; known: "
-                                f"{known}")
+                raise UserError(f"unknown rule option '{name[5:]}' for {game.name}"
+                                f"{did_you_mean(name[5:], rules)}; known: {known}")
             for v in values:
                 if v not in rule.choices:
                     raise UserError(f"rule option {rule.name} takes {'|'.join(rule.choices)}, "

@@ -13,6 +13,7 @@ import numpy as np
 
 from kernels.stat_table import Stat, zeros
 from reports.metrics import Core
+from reports.words import did_you_mean
 from simcli.errors import UserError
 from simcli.textsafe import check_strings
 
@@ -273,7 +274,10 @@ class Game(ABC):
         if self.search is None or head != self.search.name:
             known = ", ".join([*self.policies, *([f"{self.search.name}[:BUDGET]"]
                                                   if self.search else [])])
-            raise UserError(f"unknown policy '{policy}' for {self.name}; choose from {known}")
+            hint = did_you_mean(head, [*self.policies, *([self.search.name] if self.search
+                                                          else [])])
+            raise UserError(f"unknown policy '{policy}' for {self.name}{hint}; choose from "
+                            f"{known}")
         spec = PolicySpec(head, self.search.budget, self.search.exploration,
                           self.search.rollout)
         parts = rest.split(":") if policy != head else []
@@ -335,7 +339,8 @@ class Game(ABC):
                 raise UserError(f"rule option '{pair}' must look like name=value")
             if name not in by_name:
                 known = ", ".join(by_name) or "none"
-                raise UserError(f"unknown rule option '{name}' for {self.name}; known: {known}")
+                raise UserError(f"unknown rule option '{name}' for {self.name}"
+                                f"{did_you_mean(name, by_name)}; known: {known}")
             if value not in by_name[name].choices:
                 raise UserError(
                     f"rule option {name} takes {'|'.join(by_name[name].choices)}, not '{value}'"

@@ -1,0 +1,74 @@
+"""Issue 29: one set of CLI conventions: one game in `simcli games GAME`, the shipped
+content copied to start a variant, 'did you mean' for game, policy and rule names, shell
+completion, and `replay RUN_FOLDER`."""
+
+import json
+
+import pytest
+
+from simcli.registry import get_game
+from tests.cli import invoke, one_line_error
+
+
+def test_games_shows_one_game():
+    one = invoke("games", "samsara")
+    assert one.exit_code == 0 and one.output.startswith("samsara: Samsara")
+    assert "sixteen-samurai:" not in one.output
+    every = invoke("games")
+    assert "sixteen-samurai:" in every.output and "samsara:" in every.output
+    doc = json.loads(invoke("games", "samsara", "--json").stdout)
+    assert [g["name"] for g in doc] == ["samsara"]
+
+
+def test_content_copy_writes_the_shipped_file_and_never_replaces_one(tmp_path):
+    target = tmp_path / "mine.toml"
+    r = invoke("content", "sixteen-samurai", "--copy", target)
+    assert r.exit_code == 0, r.output
+    shipped = get_game("sixteen-samurai").content_path(None)
+    assert target.read_bytes() == shipped.read_bytes()
+    assert not [p for p in tmp_path.iterdir() if p.name != "mine.toml"]  # no temp left
+    target.write_text("my edits")
+    text = one_line_error(invoke("content", "sixteen-samurai", "--copy", target))
+    assert "already exists" in text and target.read_text() == "my edits"
+    assert "does not exist" in one_line_error(
+        invoke("content", "samsara", "--copy", tmp_path / "no" / "x.toml"))
+    assert invoke("run", "sixteen-samurai", "--content", target.with_name("v.toml"),
+                  "-n", 10).exit_code == 2
+    v = tmp_path / "v.toml"
+    assert invoke("content", "sixteen-samurai", "--copy", v).exit_code == 0
+    assert invoke("run", "sixteen-samurai", "--content", v, "-n", 200, "--out",
+                  tmp_path / "r", "-q").exit_code == 0
+
+
+@pytest.mark.parametrize(("args", "hint"), [
+    (("run", "samsra", "-n", 10), "did you mean samsara?"),
+    (("run", "samsara", "--policy", "gredy", "-n", 10), "did you mean greedy?"),
+    (("run", "samsara", "--policy", "mtcs:20", "-n", 10), "did you mean mcts?"),
+    (("run", "samsara", "--rule", "arcc=step", "-n", 10), "did you mean arc?"),
+    (("sweep", "samsara", "--vary", "rule.arcc=step,jump"), "did you mean arc?"),
+    (("games", "sixteen-samuria"), "did you mean sixteen-samurai?"),
+])
+def test_did_you_mean(args, hint, tmp_path):
+    text = one_line_error(invoke(*args, "--out", tmp_path / "x") if args[0] in (
+        "run", "sweep") else invoke(*args))
+    assert hint in text, text
+
+
+def test_no_suggestion_for_a_name_far_from_every_known_one():
+    assert "did you mean" not in one_line_error(invoke("run", "chess", "-n", 10))
+
+
+def test_shell_completion_is_offered():
+    r = invoke("--help")
+    assert "--install-completion" in r.output and "--show-completion" in r.output
+
+
+def test_replay_takes_a_run_folder(tmp_path):
+    out = tmp_path / "r"
+    assert invoke("run", "samsara", "-n", 50, "--seed", 4, "--out", out, "-q").exit_code == 0
+    by_folder = json.loads(invoke("replay", out, "--playout", 7, "--json").stdout)
+    by_options = json.loads(invoke("replay", "samsara", "--seed", 4, "--playout", 7,
+                                   "--json").stdout)
+    assert by_folder["result"] == by_options["result"]
+    assert by_folder["events"] == by_options["events"] and by_folder["seed"] == 4
+    assert "leave out --seed" in one_line_error(invoke("replay", out, "--seed", 5))
