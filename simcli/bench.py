@@ -164,9 +164,6 @@ def bench_dice(*, seconds: float, repeats: int) -> dict[str, Any]:
 
 
 SEARCH_BUDGET = 100  # simulations per decision of the benchmarked search player
-# The search's simulated moves/s against its rollout policy's own fast path (issue 27):
-# at least 0.8x; Sixteen Samurai's lookahead (a decision looks at every fielding) 0.5x.
-ROLLOUT_TARGET = {"sixteen-samurai": 0.5}
 
 
 def bench_search(game: Game, *, seconds: float, repeats: int) -> dict[str, Any]:
@@ -219,12 +216,6 @@ def run_bench(names: list[str], *, threads: int, seconds: float, repeats: int,
     if searching:
         out["search"] = {g.name: bench_search(g, seconds=seconds, repeats=repeats)
                          for g in searching}
-        for g in searching:
-            fast = out["games"][g.name]["moves_per_s"]["median"]
-            if g.search.rollout == g.default_policy and fast > 0:
-                out["search"][g.name]["rollout_ratio"] = (
-                    out["search"][g.name]["moves_per_s"]["median"] / fast)
-                out["search"][g.name]["rollout_target"] = ROLLOUT_TARGET.get(g.name, 0.8)
     return out
 
 
@@ -310,9 +301,6 @@ def rows_for_table(res: dict[str, Any]) -> list[tuple[str, str, str]]:
         m = g["moves_per_s"]
         rows.append((f"{name}: search simulated moves/s (mcts:{SEARCH_BUDGET}), 1 thread",
                      f"{m['median']:,.0f}", f"{m['min']:,.0f} - {m['max']:,.0f}"))
-        if "rollout_ratio" in g:
-            rows.append((f"{name}: search moves/s / its rollout policy's fast path",
-                         f"{g['rollout_ratio']:.2f}x", f"target {g['rollout_target']:.1f}x"))
     return rows
 
 
