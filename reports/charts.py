@@ -23,7 +23,7 @@ def _figure(width: float, height: float):
 
 def bars_with_ci(path: Path, labels: Sequence[str], values, lo, hi, *, title: str,
                  ylabel: str, reference: float | None = None, ref_label: str = "",
-                 percent: bool = True) -> None:
+                 percent: bool = True, xlabel: str = "") -> None:
     """Bar chart with 95% interval whiskers and an optional reference line; an infinite
     end (an interval the data leave open) is drawn past the finite figures with an arrow
     head."""
@@ -49,19 +49,23 @@ def bars_with_ci(path: Path, labels: Sequence[str], values, lo, hi, *, title: st
         ax.axhline(reference * scale, color="#C44E52", linestyle="--", label=ref_label)
         if ref_label:
             ax.legend(loc="lower right")
-    rotate = len(labels) >= 7
+    rotate = len(labels) >= 7 or sum(len(str(lab)) + 2 for lab in labels) > 8 * (
+        0.9 * len(labels) + 2)  # labels wider than the axis would overlap
     ax.set_xticks(x, labels, rotation=45 if rotate else 0, ha="right" if rotate else "center")
     if rotate:
         longest = max((len(str(lab)) for lab in labels), default=0)
         fig.subplots_adjust(bottom=min(0.5, 0.12 + 0.012 * longest))
     ax.set_title(title)
     ax.set_ylabel(ylabel)
+    if xlabel:
+        ax.set_xlabel(xlabel)
     _save(fig, path)
 
 
 def grouped_bars_with_ci(path: Path, labels: Sequence[str], groups: dict[str, tuple], *,
                          title: str, ylabel: str, percent: bool = True,
-                         reference: float | None = None, ref_label: str = "") -> None:
+                         reference: float | None = None, ref_label: str = "",
+                         xlabel: str = "") -> None:
     """Several bar series side by side, each (values, lo, hi), with 95% whiskers and an
     optional dashed reference line (a fair share)."""
     scale = 100.0 if percent else 1.0
@@ -83,17 +87,37 @@ def grouped_bars_with_ci(path: Path, labels: Sequence[str], groups: dict[str, tu
     ax.set_xticks(x, labels)
     ax.set_title(title)
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8)
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    _legend_outside(fig, ax)
     _save(fig, path)
 
 
+def _legend_outside(fig: Figure, ax) -> None:
+    """The legend to the right of the plot, never over the bars."""
+    handles, names = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    longest = max(len(n) for n in names)
+    width = fig.get_figwidth()
+    fig.set_figwidth(width + 0.09 * longest + 0.6)
+    fig.subplots_adjust(left=0.13 * width / fig.get_figwidth(),
+                        right=1 - (0.09 * longest + 0.7) / fig.get_figwidth())
+
+
 def histograms(path: Path, series: dict[str, np.ndarray], *, title: str, xlabel: str) -> None:
-    """Step histograms of integer-valued distributions given as counts per value."""
+    """Step histograms of integer-valued distributions given as counts per value. A
+    series with one value only (every game the same length) is named in the legend, not
+    drawn as a 100% spike that would flatten the others."""
     fig, ax = _figure(6.4, 3.6)
     for name, hist in series.items():
         hist = np.asarray(hist, float)
         total = hist.sum()
         if total == 0:
+            continue
+        if np.count_nonzero(hist) == 1 and len(series) > 1:
+            ax.plot([], [], " ", label=f"{name}: always {int(np.nonzero(hist)[0][0])}")
             continue
         nz = np.nonzero(hist)[0]
         lo, hi = max(nz[0] - 1, 0), min(nz[-1] + 2, len(hist))
@@ -101,7 +125,7 @@ def histograms(path: Path, series: dict[str, np.ndarray], *, title: str, xlabel:
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("% of games")
-    ax.legend()
+    _legend_outside(fig, ax)
     _save(fig, path)
 
 
@@ -183,20 +207,34 @@ def seat_gaps(path: Path, fairness, *, title: str) -> None:
     _save(fig, path)
 
 
-def trace_chart(path: Path, trace, *, title: str, ylabel: str) -> None:
+def trace_chart(path: Path, trace, *, title: str, ylabel: str, target: float | None = None,
+                best: str = "") -> None:
     """A tuning trace: each candidate's metric (with its 95% interval) per round, the
-    playouts doubling as the field halves."""
+    playouts doubling as the field halves. The finalists of the last round are named in the
+    legend (the best drawn thick); the others are grey; the target, when there is one, is a
+    dashed line."""
     fig, ax = _figure(6.8, 3.8)
     rounds = sorted(set(trace["round"].to_list()))
+    last = set(trace.filter(trace["round"] == rounds[-1])["setting"].to_list()) if rounds \
+        else set()
     for setting in dict.fromkeys(trace["setting"].to_list()):
         sub = trace.filter(trace["setting"] == setting).sort("round")
         x = np.asarray(sub["round"].to_list(), float)
         v = np.asarray(sub["metric"].to_list(), float)
         lo = np.asarray(sub["ci_low"].to_list(), float)
         hi = np.asarray(sub["ci_high"].to_list(), float)
+        finalist = setting in last
         ax.errorbar(x, v, yerr=[np.maximum(v - lo, 0), np.maximum(hi - v, 0)], marker="o",
-                    ms=3, capsize=2, linewidth=0.8, alpha=0.8)
+                    ms=3, capsize=2, linewidth=2.0 if setting == best else 0.8,
+                    alpha=0.9 if finalist else 0.35,
+                    color=None if finalist else "grey",
+                    label=(f"{setting} (best)" if setting == best else setting)
+                    if finalist else None)
+    if target is not None:
+        ax.axhline(target, color="#C44E52", linestyle="--", linewidth=1, label="target")
     ax.set_xticks(rounds, [f"round {r}" for r in rounds])
     ax.set_title(title)
     ax.set_ylabel(ylabel)
+    ax.set_xlabel("round (grey: candidates dropped before the last round)")
+    _legend_outside(fig, ax)
     _save(fig, path)

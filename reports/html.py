@@ -93,7 +93,8 @@ ratio estimator with cluster-robust variance by game; mirrored seat rates a pair
 at the effective sample size; the balance index reaches 1 when a chi-square test of equal
 seat shares does not reject, else a Bonferroni bound over the near-tied seat pairs; means a
 normal interval from their standard error (a Wilson interval at the effective sample size
-for bounded means); quantiles a distribution-free interval from order statistics. A seat's
+for bounded means); quantiles are mid-quantiles with the inverted normal interval of the
+mid-distribution function. A seat's
 fair share is the equal share of outright wins; seat and declarer flags use exact two-sided
 binomial tests, Holm-adjusted, at the 99% level.</li>
 <li>Content: {_esc(c["name"])} v{_esc(str(c["version"]))}, sha256
@@ -102,11 +103,26 @@ binomial tests, Holm-adjusted, at the 99% level.</li>
 </ul>"""
 
 
+def facts_html(manifest: dict) -> str:
+    """The run's facts, first on the page: game, players, seats, seed, playouts, content
+    (and its 'assumed' warning), rule options."""
+    c = manifest["content"]
+    rules = ", ".join(f"{k}={v}" for k, v in manifest["rules"].items()) or "none"
+    warn = (" <b>Assumed content</b>: reconstructed, not the printed game; card-level "
+            "findings depend on it." if c["assumed"] else "")
+    return (f"<p class='note'>{_esc(manifest.get('game_title', manifest['game']))}, "
+            f"{manifest['players']} players, seats {_esc(', '.join(manifest['seats']))}; "
+            f"{manifest['playouts']:,} playouts, seed {manifest['seed']}; content "
+            f"{_esc(c['name'])} v{_esc(str(c['version']))}.{warn} Rule options: "
+            f"{_esc(rules)}.</p>")
+
+
 def write_html(summary: Summary, manifest: dict, folder: Path) -> Path:
     """report.html in `folder`, embedding the charts already drawn in folder/charts."""
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>"
              f"{_esc(summary.title)}</title><style>{STYLE}</style></head><body>",
-             f"<h1>{_esc(summary.title)}</h1>", "<h2>Findings</h2><ul>"]
+             f"<h1>{_esc(summary.title)}</h1>", facts_html(manifest),
+             "<h2>Findings</h2><ul>"]
     parts += [f"<li>{_esc(f)}</li>" for f in summary.findings]
     parts.append("</ul><p class='note'>Every rate carries its 95% interval and the number of "
                  "observations behind it.</p><h2>Charts</h2>")

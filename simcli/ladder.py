@@ -271,7 +271,8 @@ def write_ladder(folder: Path, game: Game, fitted: list[Rating],
                      bt["balance"].to_numpy(), bt["balance_ci_low"].to_numpy(),
                      bt["balance_ci_high"].to_numpy(),
                      title=f"{game.title}: balance vs skill (every seat one policy)",
-                     xlabel="Elo rating of the policy on every seat", ylabel="balance index")
+                     xlabel="Elo rating of the policy on every seat", ylabel="balance index",
+                     percent=False)
     sentence = trend(bt, rt)
     conv = manifest.get("convergence")
     sentence += " " + (conv["text"] if conv else (

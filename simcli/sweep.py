@@ -32,6 +32,8 @@ from simcli.run import build_config, play
 from simcli.runfolder import RunFolder, write_json
 
 HEADLINE = ("balance", "shared_rate", "duration.mean")
+TITLES = {"balance": "Balance index", "shared_rate": "Games drawn or shared",
+          "duration.mean": "Mean game length"}
 SEAT_RATE, SEAT_EDGE = "win_rate.seat", "edge.seat"
 NOT_COMPARABLE = "other fair share: see edge.seat"
 
@@ -240,7 +242,7 @@ def _write(folder: Path, table: pl.DataFrame, axes: list[Axis], grid: list[dict]
                 table, axes, axis, seat_edges, lambda m: "seat " + m.removeprefix(SEAT_EDGE)),
                 title=f"Each seat's win rate above its fair share, by {axis.name}",
                 ylabel="points above the fair share", reference=0.0,
-                ref_label="fair share")
+                ref_label="fair share", xlabel=axis.name)
             drawn.append((f"charts/{path.name}", f"every seat's win rate minus its fair "
                           f"share (points), by {axis.name} (95% intervals; 0 = fair share)"))
         for metric in HEADLINE:
@@ -250,8 +252,9 @@ def _write(folder: Path, table: pl.DataFrame, axes: list[Axis], grid: list[dict]
             percent = metric not in ("duration.mean", "balance")
             C.grouped_bars_with_ci(path, list(axis.values),
                                    _groups(table, axes, axis, [metric], lambda m: ""),
-                                   title=f"{metric} by {axis.name}",
-                                   ylabel=metric + (" (%)" if percent else ""), percent=percent)
+                                   title=f"{TITLES[metric]} by {axis.name}",
+                                   ylabel=f"{TITLES[metric]}{' (%)' if percent else ''}",
+                                   percent=percent, xlabel=axis.name)
             drawn.append((f"charts/{path.name}", f"{metric} by {axis.name} (95% intervals)"))
     head = markdown_rows(SWEEP_COLUMNS, display_rows(table))
     axes_text = md_text("; ".join(f"{a.name} = {', '.join(a.values)}" for a in axes))

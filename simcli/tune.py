@@ -365,7 +365,7 @@ def _write(folder: Path, game: Game, trace: pl.DataFrame, confirm: dict,
     cdir = folder / "charts"
     cdir.mkdir()
     C.trace_chart(cdir / "trace.png", trace, title=f"{game.title}: tuning trace",
-                  ylabel=confirm["metric"])
+                  ylabel=confirm["metric"], target=confirm["target"], best=confirm["setting"])
     target = confirm["target"]
     goal = ("highest balance" if target is None else
             f"{confirm['metric']} closest to {target:g}")

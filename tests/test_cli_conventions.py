@@ -72,3 +72,39 @@ def test_replay_takes_a_run_folder(tmp_path):
     assert by_folder["result"] == by_options["result"]
     assert by_folder["events"] == by_options["events"] and by_folder["seed"] == 4
     assert "leave out --seed" in one_line_error(invoke("replay", out, "--seed", 5))
+
+
+def test_report_html_opens_with_the_run_facts(tmp_path):
+    out = tmp_path / "h"
+    assert invoke("run", "samsara", "-n", 300, "--out", out, "-q", "--html").exit_code == 0
+    page = (out / "report.html").read_text()
+    facts = page.index("Samsara, 2 players, seats greedy, greedy; 300 playouts, seed 1")
+    assert facts < page.index("<h2>Findings</h2>") and "<b>Assumed content</b>" in page
+
+
+def test_a_constant_length_is_named_not_drawn_as_a_spike(tmp_path):
+    """Sixteen Samurai's Clan Conflict always lasts 17 rounds: a 100% spike flattened the
+    other curves; it is named in the legend instead."""
+    from matplotlib.figure import Figure
+
+    from reports import charts as C
+
+    drawn = {}
+    original = C._save
+
+    def keep(fig: Figure, path):
+        drawn["fig"] = fig
+        original(fig, path)
+
+    import numpy as np
+    C._save, spike = keep, np.bincount([17] * 50, minlength=40)
+    try:
+        C.histograms(tmp_path / "l.png", {"Clan Conflict": spike,
+                                          "Final Battle": np.bincount([5, 6, 6, 7], minlength=40)},
+                     title="t", xlabel="rounds")
+    finally:
+        C._save = original
+    ax = drawn["fig"].axes[0]
+    assert len([line for line in ax.get_lines() if len(line.get_xdata())]) == 1
+    names = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "Clan Conflict: always 17" in names and "Final Battle" in names

@@ -20,7 +20,8 @@ def chart_list(s: dict, seats: list[str], t: dict, fair, lengths: dict) -> list[
                        np.minimum(lo["ci_low"].to_numpy(), v),
                        np.maximum(lo["ci_high"].to_numpy(), v),
                        title="How far the loser's scoring marble got",
-                       ylabel="share of decided games (%)")
+                       ylabel="share of decided games (%)",
+                       xlabel="goals on the loser's scoring track when the game was decided")
 
     def points(path: Path) -> None:
         C.histograms(path, {f"seat {k + 1} ({seats[k]})": s["points"][k] for k in range(2)},

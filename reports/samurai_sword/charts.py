@@ -39,7 +39,8 @@ def chart_list(s: dict, t: dict[str, pl.DataFrame], fair) -> list[Chart]:
                                                                  "ci_high"))
         C.grouped_bars_with_ci(path, [str(k) for k in range(2, P + 1)], groups,
                                title="Win rate by seat clockwise from the Shogun, per role",
-                               ylabel="win rate (%)")
+                               ylabel="win rate (%)",
+                               xlabel="seat (clockwise from the Shogun in seat 1)")
 
     out = [Chart("team_win_rates", f"Team win rates with 95% intervals ({P} players)",
                  team_chart),
