@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import platform
+import re
 import shutil
 import sys
 import time
@@ -389,13 +390,36 @@ def consistent(game: Game, cfg: RunConfig, size: int, state: Progressing) -> boo
     return core_of(game, state.aggs, cfg.players).games == played
 
 
+SEAT_SUFFIX = re.compile(r"^(?P<stem>.+?)_(?P<seat>\d)(?P<rest>_[a-z]+)?$")
+
+
+def saved_seats(df: pl.DataFrame) -> pl.DataFrame:
+    """The kernels' rows with seats numbered from 1: a seat in a `winner` or `*_winner`
+    column is 1..P (-1 stays: no single winner), and per-seat columns counted from 0
+    (`honor_0`, `markers_0_helmet`) are renamed from 1 (`honor_1`, `markers_1_helmet`).
+    Columns already counted from 1 (Samurai Sword's `role_1`...) are left as they are;
+    bit masks (`win_mask`, `shared_mask`) keep bit k for seat k + 1."""
+    seats = [c for c in df.columns if c == "winner" or c.endswith("_winner")]
+    df = df.with_columns([pl.when(pl.col(c) >= 0).then(pl.col(c) + 1).otherwise(pl.col(c))
+                          .alias(c) for c in seats])
+    groups: dict[tuple[str, str], list[int]] = {}
+    for c in df.columns:
+        m = SEAT_SUFFIX.match(c)
+        if m:
+            groups.setdefault((m["stem"], m["rest"] or ""), []).append(int(m["seat"]))
+    rename = {f"{stem}_{k}{rest}": f"{stem}_{k + 1}{rest}"
+              for (stem, rest), ks in groups.items() if 0 in ks for k in ks}
+    return df.rename(rename)
+
+
 def write_rows(games_dir: Path, chunk: engine.Chunk, columns: tuple[str, ...],
                rows: np.ndarray) -> None:
-    """One chunk's per-playout rows as games/part-NNNNNN.parquet (written atomically)."""
-    df = pl.DataFrame(rows, schema=list(columns), orient="row")
+    """One chunk's per-playout rows as games/part-NNNNNN.parquet (written atomically), seats
+    numbered from 1 as everywhere a user reads them (saved_seats)."""
+    df = saved_seats(pl.DataFrame(rows, schema=list(columns), orient="row"))
     df = df.with_columns(
         pl.int_range(chunk.first, chunk.first + chunk.count, dtype=pl.Int64).alias("playout")
-    ).select(["playout", *columns])
+    ).select(["playout", *df.columns])
     final = games_dir / f"part-{chunk.index:06d}.parquet"
     tmp = games_dir / f".part-{chunk.index:06d}.parquet.tmp"
     df.write_parquet(tmp)

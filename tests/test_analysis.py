@@ -101,7 +101,7 @@ def test_mirror_refuses_what_it_cannot_combine(tmp_path):
     assert r.exit_code == 2 and "--mirror" in r.stderr
 
 
-def test_compare_two_runs_and_refuse_different_content(tmp_path):
+def test_compare_two_runs_and_a_variant_of_the_content(tmp_path):
     run("run", "sixteen-samurai", "-n", 3000, "--seed", 1, "--out", tmp_path / "a", "-q")
     run("run", "sixteen-samurai", "-n", 3000, "--seed", 2, "--rule", "draft=snake", "--out",
         tmp_path / "b", "-q")
@@ -119,8 +119,17 @@ def test_compare_two_runs_and_refuse_different_content(tmp_path):
     (tmp_path / "mine.toml").write_text(roster)
     run("run", "sixteen-samurai", "-n", 500, "--content", tmp_path / "mine.toml", "--out",
         tmp_path / "c", "-q")
+    # a variant against the original is what a designer compares (issue 29's walkthrough):
+    # allowed, and the header names each run's content so that nobody misreads it
     r = runner.invoke(app, ["compare", str(tmp_path / "a"), str(tmp_path / "c")])
-    assert r.exit_code == 2 and "different content" in r.stderr
+    assert r.exit_code == 0, r.output
+    sha_a = json.loads((tmp_path / "a" / "manifest.json").read_text())["content"]["sha256"]
+    sha_c = json.loads((tmp_path / "c" / "manifest.json").read_text())["content"]["sha256"]
+    assert sha_a != sha_c and sha_a[:12] in r.output and sha_c[:12] in r.output
+    other = tmp_path / "s"
+    run("run", "samsara", "-n", 200, "--out", other, "-q")
+    r = runner.invoke(app, ["compare", str(tmp_path / "a"), str(other)])
+    assert r.exit_code == 2 and "different games" in r.stderr
 
 
 def test_sweep_grid_table_charts_and_flags(tmp_path):

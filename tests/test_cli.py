@@ -102,9 +102,10 @@ def test_save_games_streams_one_row_per_playout(tmp_path):
     games = pl.read_parquet(out / "games" / "*.parquet")
     assert games.height == 2100 and games["playout"].sort().to_list() == list(range(2100))
     wins = json.loads((out / "aggregates.json").read_text())["arrays"]["wins"]["data"]
-    counts = games["winner"].value_counts()
+    counts = games["winner"].value_counts()  # seats from 1, as in reports and replay
     assert {r[0]: r[1] for r in counts.iter_rows()} == {
-        i: w for i, w in enumerate(wins) if w}
+        i + 1: w for i, w in enumerate(wins) if w}
+    assert "hall_1" in games.columns and "hall_0" not in games.columns
 
 
 def test_force_refuses_a_folder_simcli_did_not_write(tmp_path):

@@ -148,9 +148,9 @@ def test_save_games_rows_match_the_aggregates(tmp_path):
     games = pl.read_parquet(out / "games" / "*.parquet")
     assert games.height == 500 and games["playout"].sort().to_list() == list(range(500))
     wins = json.loads((out / "aggregates.json").read_text())["arrays"]["wins"]["data"]
-    assert (games["winner"] == 0).sum() == wins[0] and (games["winner"] == 1).sum() == wins[1]
+    assert (games["winner"] == 1).sum() == wins[0] and (games["winner"] == 2).sum() == wins[1]
     assert (games["winner"] == games["game1_winner"]).all()  # single games
-    assert (games["game2_winner"] == -1).all() and (games["points_0"] == -1).all()
+    assert (games["game2_winner"] == -1).all() and (games["points_1"] == -1).all()
     assert games["game1_turns"].min() > 0
 
 
