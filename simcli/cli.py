@@ -181,6 +181,11 @@ MAX_THREADS = 1024
 def _check_threads(value: int | None) -> int | None:
     if value is not None and not 1 <= value <= MAX_THREADS:
         raise UserError(f"--threads must be 1 .. {MAX_THREADS}, not {value}")
+    cores = os.cpu_count() or 1
+    if value is not None and value > cores:
+        err.print(f"simcli: note: --threads {value} is more than this machine's {cores} "
+                  f"cores: the results are the same, the run is no faster", highlight=False,
+                  markup=False, soft_wrap=True)
     return value
 
 
@@ -1164,6 +1169,17 @@ def odds(
         out.print(note, highlight=False, markup=False)
 
 
+def _busy() -> str:
+    """Why the machine looks busy (its 1-minute load above half its cores), or ''."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return ""
+    cores = os.cpu_count() or 1
+    return (f"the machine is busy (load {load:.1f} on {cores} cores)"
+            if load > 0.5 * cores else "")
+
+
 @app.command()
 def bench(
     game: Annotated[list[str] | None, typer.Argument(metavar="GAME",
@@ -1217,6 +1233,10 @@ def bench(
             raise UserError(f"baseline {baseline} holds none of the games measured "
                             f"({', '.join(sorted(measured))}), so nothing could be compared; "
                             f"it has {', '.join(sorted(base['games'])) or 'no game'}")
+    busy = _busy()
+    if busy:
+        err.print(f"simcli: note: {busy}: the figures may read low and spread wide",
+                  highlight=False, markup=False, soft_wrap=True)
     res = run_bench(names, threads=threads or engine.default_threads(), seconds=seconds,
                     repeats=repeats, cold=cold)
     verdicts = compare(res, base, tolerance) if base is not None else None

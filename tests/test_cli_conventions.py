@@ -108,3 +108,13 @@ def test_a_constant_length_is_named_not_drawn_as_a_spike(tmp_path):
     assert len([line for line in ax.get_lines() if len(line.get_xdata())]) == 1
     names = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "Clan Conflict: always 17" in names and "Final Battle" in names
+
+
+def test_threads_beyond_the_cores_get_a_note(tmp_path):
+    import os
+
+    r = invoke("run", "samsara", "-n", 50, "--threads", (os.cpu_count() or 1) + 1, "--out",
+               tmp_path / "r", "-q")
+    assert r.exit_code == 0 and "no faster" in r.stderr
+    r = invoke("run", "samsara", "-n", 50, "--threads", 1, "--out", tmp_path / "s", "-q")
+    assert r.exit_code == 0 and "no faster" not in r.stderr
