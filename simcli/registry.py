@@ -26,11 +26,13 @@ _ALL: dict[str, Game] | None = None
 
 
 def _games_in(module: ModuleType) -> list[Game]:
-    """The game of every concrete Game subclass defined in `module` (one instance each)."""
+    """The game of every concrete Game subclass defined in `module`, or in a module of the
+    package `module` is (a game's package: simcli/games/<game>/), one instance each."""
     out = []
     for _, cls in inspect.getmembers(module, inspect.isclass):
-        if issubclass(cls, Game) and cls.__module__ == module.__name__ and not \
-                inspect.isabstract(cls):
+        mine = cls.__module__ == module.__name__ or cls.__module__.startswith(
+            module.__name__ + ".")
+        if issubclass(cls, Game) and mine and not inspect.isabstract(cls):
             known = [g for g in _LOADED.values() if type(g) is cls]
             game = known[0] if known else cls()
             _LOADED.setdefault(game.name, game)
