@@ -15,6 +15,7 @@ from kernels.stat_table import Stat, zeros
 from reports.metrics import Core
 from reports.words import did_you_mean
 from simcli.errors import UserError
+from simcli.filesafe import CONTENT_LIMIT, read_regular
 from simcli.textsafe import check_strings
 
 CONTENT_ROOT = Path(__file__).parent / "content"
@@ -153,10 +154,8 @@ def read_content(path: Path, game: str) -> tuple[dict[str, Any], bytes, str, dic
 def read_toml(path: Path, what: str = "content file") -> tuple[dict[str, Any], bytes]:
     """Parse a TOML file (`what` names it in errors); unreadable or malformed files raise
     UserError naming the line. Only an ordinary file of at most 8 MiB
-    (runfolder.CONTENT_LIMIT) is read: a FIFO, a device (/dev/zero) or a folder is refused at
+    (filesafe.CONTENT_LIMIT) is read: a FIFO, a device (/dev/zero) or a folder is refused at
     once, never waited on or read without end."""
-    from simcli.runfolder import CONTENT_LIMIT, read_regular
-
     raw = read_regular(Path(path), CONTENT_LIMIT, what)
     try:
         data = tomllib.loads(raw.decode("utf-8"))
