@@ -117,10 +117,27 @@ STOP_SIGNALS = {signal.SIGTERM: "SIGTERM", signal.SIGHUP: "SIGHUP"}
 _stopped_by: list[int] = []
 
 
-def _on_stop_signal(signum, _frame) -> None:
+def _on_stop_signal(signum, frame) -> None:
     """SIGTERM and SIGHUP stop a run like Ctrl-C: the same clean-up, checkpoint kept."""
+    if _in_llvm_callback(frame):
+        # llvmlite calls back into Python while it compiles; an exception raised there is
+        # printed and swallowed ("Exception ignored on calling ctypes callback"), and the
+        # compile goes on. Deliver the signal again in a moment, outside the callback.
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+        return
     _stopped_by.append(signum)
     raise KeyboardInterrupt
+
+
+def _in_llvm_callback(frame) -> bool:
+    """Whether `frame` (or one of its callers, a few levels up) runs inside llvmlite."""
+    for _ in range(6):
+        if frame is None:
+            return False
+        if f"{os.sep}llvmlite{os.sep}" in frame.f_code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _catch_stop_signals() -> dict:
@@ -134,7 +151,18 @@ def _catch_stop_signals() -> dict:
     for sig in STOP_SIGNALS:
         if signal.getsignal(sig) is signal.SIG_DFL:
             previous[sig] = signal.signal(sig, _on_stop_signal)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, _on_interrupt)
     return previous
+
+
+def _on_interrupt(signum, frame) -> None:
+    """Ctrl-C: KeyboardInterrupt, as Python's own handler, but never inside an llvmlite
+    callback (where it would be swallowed and the compile would go on)."""
+    if _in_llvm_callback(frame):
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+        return
+    raise KeyboardInterrupt
 
 
 def _committed() -> list:
