@@ -274,6 +274,32 @@ def _row(table: Table, values) -> None:
     table.add_row(*[_text(v) for v in values])
 
 
+def _print_table(table: Table) -> None:
+    """Print a table; one too wide for the terminal (a pipe reads as 80 columns) prints one
+    row per line instead, every value named by its heading, so no cell wraps mid-word."""
+    from rich.measure import Measurement
+
+    if Measurement.get(out, out.options, table).minimum <= out.width and \
+            _natural_width(table) <= out.width:
+        out.print(table)
+        return
+    heads = [str(c.header) for c in table.columns]
+    if table.title:
+        out.print(str(table.title), highlight=False, markup=False)
+    for r in range(table.row_count):
+        cells = [str(c._cells[r]) for c in table.columns]
+        rest = "; ".join(f"{h}: {v}" for h, v in zip(heads[1:], cells[1:], strict=True) if v)
+        out.print(f"{cells[0]}: {rest}" if rest else cells[0], highlight=False, markup=False,
+                  soft_wrap=True)
+
+
+def _natural_width(table: Table) -> int:
+    """The width a table takes with no cell wrapped."""
+    widths = [max([len(str(c.header))] + [len(str(x)) for x in c._cells])
+              for c in table.columns]
+    return sum(widths) + 3 * len(widths) + 1
+
+
 app = typer.Typer(
     cls=SimcliGroup, add_completion=True, no_args_is_help=True,
     pretty_exceptions_enable=False, rich_markup_mode=None,
@@ -606,7 +632,7 @@ def _print_summary(result) -> None:
     table = _table(s.title, s.headline.columns)
     for row in s.headline.iter_rows():
         _row(table, row)
-    out.print(table)
+    _print_table(table)
     t = m.get("timing", {})
 
     def num(key: str, fmt: str) -> str:
@@ -848,7 +874,7 @@ def sweep(
     table = _table(f"sweep of {res.manifest['game']}", SWEEP_COLUMNS)
     for cells in display_rows(res.table):
         _row(table, cells)
-    out.print(table)
+    _print_table(table)
     out.print(f"Sweep: {res.folder / 'report.md'}", highlight=False, markup=False)
 
 
@@ -901,7 +927,7 @@ def ladder(
         lo, hi = interval[r["policy"]]
         _row(table, (r["policy"], f"{r['elo']:+.0f}", f"{lo:+.0f} to {hi:+.0f}",
                      f"{r['balance']:.3f}", r["flagged_seats"] or "none"))
-    out.print(table)
+    _print_table(table)
     out.print(trend(bt, rt), highlight=False, markup=False, soft_wrap=True)
     conv = res.manifest.get("convergence")
     if conv:
@@ -968,7 +994,7 @@ def value(
         _row(table, (r["option"], points_text(r["value"]),
                      difference_interval_text(r["ci_low"], r["ci_high"], "rate"), r["verdict"],
                      r["strength"]))
-    out.print(table)
+    _print_table(table)
     if res.cards.height:
         shown = res.cards.filter(pl.col("verdict").is_in(["too strong", "too weak"]))
         ct = _table("cards set apart (each swapped for an average card)",
@@ -977,7 +1003,7 @@ def value(
             _row(ct, (r["card"], points_text(r["value"]),
                       difference_interval_text(r["ci_low"], r["ci_high"], "rate"),
                       r["verdict"]))
-        out.print(ct)
+        _print_table(ct)
     out.print(f"Value: {res.folder / 'report.md'}", highlight=False, markup=False)
 
 
@@ -1085,7 +1111,7 @@ def check(
         for r in results:
             _row(table, (r["name"], r["verdict"].upper(), r["metric"], *result_cells(r),
                          f"{r['playouts']:,}"))
-        out.print(table)
+        _print_table(table)
     if any(r["verdict"] != "pass" for r in results):
         raise typer.Exit(1)
 
@@ -1123,7 +1149,7 @@ def compare(
     table = _table("a - b (95% interval, Holm-adjusted p)", COMPARE_COLUMNS)
     for cells in display_rows(diff):
         _row(table, cells)
-    out.print(table)
+    _print_table(table)
 
 
 @app.command()
@@ -1192,7 +1218,7 @@ def odds(
     t = _table(res.title, res.columns)
     for row in res.rows:
         _row(t, row)
-    out.print(t)
+    _print_table(t)
     for note in res.notes:
         out.print(note, highlight=False, markup=False)
 
@@ -1280,7 +1306,7 @@ def bench(
                                                                   "min - max"))
         for row in rows_for_table(res):
             _row(table, row)
-        out.print(table)
+        _print_table(table)
         if verdicts is not None:
             vt = _table(f"against {baseline} (tolerance {tolerance:.0%} beyond noise)",
                         ("game", "measure", "baseline", "now", "change", "verdict"))

@@ -118,3 +118,16 @@ def test_threads_beyond_the_cores_get_a_note(tmp_path):
     assert r.exit_code == 0 and "no faster" in r.stderr
     r = invoke("run", "samsara", "-n", 50, "--threads", 1, "--out", tmp_path / "s", "-q")
     assert r.exit_code == 0 and "no faster" not in r.stderr
+
+
+def test_a_table_too_wide_for_the_terminal_prints_one_row_per_line(tmp_path):
+    """In a pipe (80 columns) compare's seven columns would wrap inside cells: each row
+    prints on one line instead, every value named by its heading."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    for folder, seed in ((a, 1), (b, 2)):
+        assert invoke("run", "samsara", "-n", 300, "--seed", seed, "--out", folder,
+                      "-q").exit_code == 0
+    lines = invoke("compare", a, b).output.splitlines()
+    row = next(x for x in lines if x.startswith("win_rate.seat1: "))
+    assert "; a - b: " in row and "; 95% interval: " in row and "│" not in row
+    assert not any(x.startswith("│") for x in lines)
