@@ -181,6 +181,26 @@ def too_long(estimate_s: float, what: str) -> UserError:
                      f"day; add --yes to run it anyway, or ask for fewer")
 
 
+SLOW_START_S = 60.0  # no chunk done after this long (compiles included): judge on that
+
+
+def slow_start(total: int, counts: list[int], threads: int, elapsed: float,
+               limit: float) -> None:
+    """Refuse, inside time_limit, a run whose first chunks have not finished after
+    SLOW_START_S: each running chunk of c playouts has taken more than `elapsed`, so a
+    playout takes about elapsed / c or more (a huge search budget, a huge chunk)."""
+    if elapsed < SLOW_START_S or not counts:
+        return
+    workers = max(1, min(threads, os.cpu_count() or 1))
+    ahead = _AHEAD.get()
+    estimate = total * elapsed / max(counts) / workers * ahead
+    if estimate > limit:
+        more = f", and {ahead - 1:,} more runs like it" if ahead > 1 else ""
+        raise too_long(estimate, f"{total:,} to play, no chunk of {max(counts):,} done after "
+                                 f"{elapsed:.0f} s on {workers} thread"
+                                 f"{'s' if workers != 1 else ''}{more}")
+
+
 def run_chunks(
     chunks: Iterable[Chunk],
     work: Callable[[Chunk], Aggregates],
@@ -237,6 +257,9 @@ def run_chunks(
                 break
         while pending:
             finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            if limit is not None and not per_item and not finished:
+                slow_start(total, [owner[f].count for f in pending], threads,
+                           time.perf_counter() - start, limit)
             for fut in finished:
                 chunk = owner.pop(fut)
                 result, seconds = fut.result()
@@ -318,10 +341,17 @@ def spread_plan(game, n: int, threads: int, cap: int | None = None) -> ChunkPlan
     return plan(n, size)
 
 
+def one_per_chunk(game, seats) -> int | None:
+    """A chunk cap of one playout when a seat searches (a playout may take minutes: the
+    duration check then judges a run on its first playouts, not its first big chunk, and
+    Ctrl-C waits for less), else None."""
+    return 1 if any(game.policy_spec(s).is_search for s in seats) else None
+
+
 def play_all(game, prep, seed: int, n: int, threads: int,
-             progress: Progress | None = None) -> Aggregates:
+             progress: Progress | None = None, cap: int | None = None) -> Aggregates:
     """The merged aggregates of playouts 0 .. n-1 of prepared setup `prep` of `game`
-    (chunks of at most the game's chunk size, about four per thread)."""
+    (chunks of at most the game's chunk size and `cap`, about four per thread)."""
     total = game.new_aggregates(prep)
 
     def work(chunk: Chunk) -> Aggregates:
@@ -329,6 +359,6 @@ def play_all(game, prep, seed: int, n: int, threads: int,
         game.run_chunk(prep, seed, chunk.first, chunk.count, aggs, None)
         return aggs
 
-    run_chunks(spread_plan(game, n, threads), work, lambda _c, part: merge(total, part),
-               threads, progress)
+    run_chunks(spread_plan(game, n, threads, cap), work,
+               lambda _c, part: merge(total, part), threads, progress)
     return total

@@ -75,7 +75,7 @@ def play_seats(game: Game, content, rules: dict, seats: tuple[str, ...], names: 
     def done(chunk: engine.Chunk, part: np.ndarray) -> None:
         wins[chunk.first:chunk.first + chunk.count] = part
 
-    engine.run_chunks(engine.spread_plan(game, n, threads),
+    engine.run_chunks(engine.spread_plan(game, n, threads, engine.one_per_chunk(game, seats)),
                       lambda c: pairing_task(game.name, prep, seed, seats, names, c.first,
                                              c.count), done, threads, progress)
     return wins
@@ -95,7 +95,8 @@ def self_play(game: Game, content, rules: dict, players: int, policy: str, n: in
               seed: int, threads: int, progress: engine.Progress | None) -> Fairness:
     """Seat fairness when every seat plays `policy`."""
     prep = game.prepare(content, players, (policy,) * players, rules)
-    total = engine.play_all(game, prep, seed, n, threads, progress)
+    total = engine.play_all(game, prep, seed, n, threads, progress,
+                            engine.one_per_chunk(game, (policy,) * players))
     core = game.core_stats(total, players)
     return seat_fairness(core.seat_wins, core.games, game.team_game)
 

@@ -8,6 +8,7 @@ import platform
 import re
 import shutil
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -191,15 +192,31 @@ TARGET_CHUNK_S = 0.25  # a chunk takes about this long: Ctrl-C waits for at most
 PROBE_S = 0.05  # time spent measuring a run's speed before it starts
 
 
+PROBE_LIMIT_S = 10.0  # a first playout slower than this is stopped: its time is enough
+
+
 def probe_seconds(play_some: Callable[[int, int], Any]) -> float:
     """Seconds per item of play_some(first, count), timed on items 0, 1, 2, ... in doubling
-    batches for about PROBE_S, after one untimed call that compiles or loads the kernels."""
-    play_some(0, 1)
+    batches for about PROBE_S, after one call that plays nothing (it compiles or loads the
+    kernels). A batch still running after PROBE_LIMIT_S is stopped (kernels.control): the
+    time spent over the items it may have played is then a lower bound, enough to refuse a
+    run of more than a day at once instead of waiting for one huge playout to end."""
+    from kernels import control
+
+    play_some(0, 0)
     played, k, spent = 0, 1, 0.0
     while spent < PROBE_S and played < 1_000_000:
+        timer = threading.Timer(PROBE_LIMIT_S, control.request_stop)
+        timer.start()
         t0 = time.perf_counter()
-        play_some(played, k)
+        try:
+            play_some(played, k)
+        finally:
+            timer.cancel()
         spent += time.perf_counter() - t0
+        if control.STOP[0]:  # stopped (or about to be): at most played + k items done
+            control.clear()
+            return spent / (played + k)
         played += k
         k *= 2
     return spent / played
@@ -236,8 +253,10 @@ def check_duration(cfg: RunConfig, per_playout_s: float) -> None:
     estimate = per_playout_s * cfg.n / max(1, workers)
     if estimate > engine.DAY_S and not cfg.yes:
         unit = "deals" if cfg.mirror else "playouts"
+        rate = workers / per_playout_s
+        speed = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
         raise engine.too_long(estimate, f"{'up to ' if cfg.target_ci else ''}{cfg.n:,} {unit} "
-                                        f"at about {workers / per_playout_s:,.0f}/s on "
+                                        f"at about {speed}/s on "
                                         f"{workers} thread{'s' if workers != 1 else ''}, "
                                         f"measured on the first playouts")
 
@@ -444,8 +463,8 @@ def run_game(cfg: RunConfig, progress: engine.Progress | None = None,
     started = datetime.now(UTC)
     t0 = time.perf_counter()
     prep = game.prepare(content, cfg.players, cfg.seats, cfg.rules)
-    engine.stoppable(game.run_chunk, prep, cfg.seed, 0, 1, game.new_aggregates(prep),
-                     None)  # compile or load
+    engine.stoppable(game.run_chunk, prep, cfg.seed, 0, 0, game.new_aggregates(prep),
+                     None)  # compile or load (plays nothing: a playout may be huge)
     compile_s = time.perf_counter() - t0
     # timed unless both the chunk size and --yes are given (nothing then needs the speed)
     per_playout = (None if cfg.chunk_size and cfg.yes

@@ -199,3 +199,29 @@ def test_the_estimate_counts_the_runs_still_to_come():
         with engine.runs_ahead(10_000), pytest.raises(UserError,
                                                       match="9,999 more runs like it"):
             engine.run_chunks(chunks, work, lambda c, r: None, 1)
+
+
+def test_a_huge_search_budget_is_refused_without_waiting_for_a_playout(tmp_path):
+    """Issue 26: `--policy mcts:1000000` waited for one whole playout (hours) before its
+    duration estimate. The compile call now plays nothing, and a first playout still
+    running after run.PROBE_LIMIT_S is stopped: its time alone shows the run would take
+    days."""
+    import time as _time
+
+    t0 = _time.perf_counter()
+    text = one_line_error(invoke("run", "samsara", "--policy", "mcts:1000000", "--out",
+                                 tmp_path / "o"))
+    assert "more than a day" in text and _time.perf_counter() - t0 < 60
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_slow_start_is_judged_before_any_chunk_ends():
+    from simcli import engine
+
+    engine.slow_start(1000, [1, 1], 2, 30.0, engine.DAY_S)  # too early to judge: no error
+    engine.slow_start(1000, [1, 1], 2, 61.0, engine.DAY_S)  # 1000 x 61 s / 2: 8.5 h, fine
+    with pytest.raises(UserError, match="no chunk of 1 done after 90 s"):
+        engine.slow_start(10_000, [1, 1], 2, 90.0, engine.DAY_S)  # 10,000 x 90 s / 2 > day
+    game = __import__("simcli.registry", fromlist=["get_game"]).get_game("samsara")
+    assert engine.one_per_chunk(game, ("greedy", "mcts:50")) == 1
+    assert engine.one_per_chunk(game, ("greedy", "random")) is None
