@@ -225,3 +225,17 @@ def test_a_slow_start_is_judged_before_any_chunk_ends():
     game = __import__("simcli.registry", fromlist=["get_game"]).get_game("samsara")
     assert engine.one_per_chunk(game, ("greedy", "mcts:50")) == 1
     assert engine.one_per_chunk(game, ("greedy", "random")) is None
+
+
+def test_an_unreachable_target_ci_is_estimated_on_its_cap(tmp_path):
+    """`--target-ci 1e-9` cannot be reached: the run is judged on its cap (-n) like any
+    other, so a cap of days is refused at once, and a small cap runs and says the target
+    was not reached."""
+    text = one_line_error(invoke("run", "samsara", "--target-ci", "1e-9", "-n", 10**12,
+                                 "--out", tmp_path / "o"))
+    assert "up to 1,000,000,000,000 playouts" in text and "more than a day" in text
+    r = invoke("run", "samsara", "--target-ci", "1e-9", "-n", 3000, "--out", tmp_path / "s",
+               "--json", "-q")
+    assert r.exit_code == 0
+    stop = json.loads(r.stdout)["manifest"]["stopping"]
+    assert not stop["reached"] and stop["playouts"] == 3000
