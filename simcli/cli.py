@@ -732,30 +732,51 @@ def run_setup(folder: Path) -> dict:
 def skill(
     game: Annotated[str, typer.Argument(help="Game to measure.")],
     players: PlayersOpt = None,
+    policy: Annotated[str | None, typer.Option("--policy", help="Comma-separated policies "
+                                               "to measure against random players. "
+                                               "Default: every non-random policy.")] = None,
     n: Annotated[int, typer.Option("-n", help="Seeds; each is played once per seat "
                                               "arrangement.")] = 20_000,
+    rule: RuleOpt = None,
+    content: ContentOpt = None,
     seed: SeedOpt = 1,
     threads: ThreadsOpt = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Also write the table "
+                                                 "and a report to this folder.")] = None,
+    force: ForceOpt = False,
     as_json: JsonOpt = False,
     yes: YesOpt = False,
 ) -> None:
     """Skill gap: each non-random policy against random players, from every seat on the
     same seeds, with a paired 95% interval."""
     from simcli.registry import get_game
-    from simcli.skill import describe, skill_table
+    from simcli.skill import describe, skill_table, write_skill
 
     g = get_game(game)
     if not 0 < n <= MAX_PLAYOUT:
         raise UserError(f"-n must be a positive number of seeds up to 2**62, not {n}")
+    chosen = None
+    if policy is not None:
+        chosen = [p.strip() for p in policy.split(",")]
+        if "" in chosen:
+            raise UserError("--policy has an empty entry; give policies separated by single "
+                            "commas, e.g. greedy,mcts:100")
+    loaded = g.load_content(g.content_path(content))
+    rules = g.resolve_rules(rule or [])
     with _time_limit(yes):
         rows = skill_table(g, players or g.default_players, n, seed,
                            threads or engine.default_threads(),
-                           RichProgress("skill", enabled=not as_json))
+                           RichProgress("skill", enabled=not as_json), chosen, loaded, rules)
+    folder = (write_skill(out_dir, force, g, rows, loaded, rules, seed)
+              if out_dir is not None else None)
     if as_json:
-        out.print_json(strict_json({"game": g.name, "skill": rows}))
+        out.print_json(strict_json({"game": g.name, "skill": rows,
+                                    "folder": None if folder is None else str(folder)}))
         return
     for r in rows:
         out.print(f"- {describe(r)}", highlight=False, markup=False)
+    if folder is not None:
+        out.print(f"Skill: {folder / 'report.md'}", highlight=False, markup=False)
 
 
 @app.command()
@@ -842,9 +863,19 @@ def sweep(
                                                 "varied.")] = None,
     policy: Annotated[str | None, typer.Option("--policy", help="Policy on every seat when "
                                                "not varied.")] = None,
+    seats: Annotated[str | None, typer.Option("--seats", help="One policy per seat, "
+                                              "comma-separated, when neither players, "
+                                              "policy nor seats are varied.")] = None,
     rule: FixedRuleOpt = None,
     content: Annotated[str | None, typer.Option("--content", help="Content when not "
                                                 "varied.")] = None,
+    mirror: Annotated[bool, typer.Option("--mirror", help="Play each deal once per seat "
+                                         "rotation in every cell (as `simcli run "
+                                         "--mirror`).")] = False,
+    target_ci: Annotated[float | None, typer.Option("--target-ci", help="Play every cell "
+                                                    "until each seat win rate's 95% "
+                                                    "half-width is at most this (-n is then "
+                                                    "the cap).")] = None,
     seed: Annotated[int, seed_option("Random seed, the same for every cell (0 .. "
                                       "2**64-1).")] = 1,
     threads: ThreadsOpt = None,
@@ -864,7 +895,8 @@ def sweep(
 
     with _time_limit(yes):
         res = run_sweep(game, vary, n=n, seed=seed, threads=threads, players=players,
-                        policy=policy, rules=rule or [], content=content, out=out_dir,
+                        policy=policy, seats=seats, mirror=mirror, target_ci=target_ci,
+                        rules=rule or [], content=content, out=out_dir,
                         force=force, backend=backend, scheduler=scheduler, workers=workers,
                         progress=RichProgress("sweep cell", enabled=not quiet))
     if as_json:

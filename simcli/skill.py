@@ -10,6 +10,7 @@ its team wins, so the baseline is not simply 1/P.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,15 +44,17 @@ def skill_task(game_name: str, preps: list[Any], base: Any, seed: int, first: in
 
 
 def skill_gap(game: Game, policy: str, players: int, n: int, seed: int, threads: int,
-              progress: engine.Progress | None = None) -> dict[str, Any]:
+              progress: engine.Progress | None = None, content: Any = None,
+              rules: dict[str, str] | None = None) -> dict[str, Any]:
     """Win rate of `policy` against random opponents from every seat, and its edge over
-    random players in the same seats, paired by seed."""
+    random players in the same seats, paired by seed (the game's default content and rule
+    options unless given)."""
     game.check_players(players)
     game.check_policy(policy)
     if BASELINE not in game.policies:
         raise UserError(f"{game.name} has no '{BASELINE}' policy to measure skill against")
-    content = game.load_content(game.content_path(None))
-    rules = game.resolve_rules([])
+    content = content if content is not None else game.load_content(game.content_path(None))
+    rules = rules if rules is not None else game.resolve_rules([])
     preps = [game.prepare(content, players, tuple(policy if s == r else BASELINE
                                                   for s in range(players)), rules)
              for r in range(players)]
@@ -81,10 +84,19 @@ def skill_gap(game: Game, policy: str, players: int, n: int, seed: int, threads:
 
 
 def skill_table(game: Game, players: int, n: int, seed: int, threads: int,
-                progress: engine.Progress | None = None) -> list[dict[str, Any]]:
-    """The skill gap of every non-random policy of a game."""
-    return [skill_gap(game, p, players, n, seed, threads, progress)
-            for p in game.policies if p != BASELINE]
+                progress: engine.Progress | None = None, policies: list[str] | None = None,
+                content: Any = None, rules: dict[str, str] | None = None
+                ) -> list[dict[str, Any]]:
+    """The skill gap of each of `policies` (every non-random policy of the game when None),
+    on the given content and rule options (the defaults when None)."""
+    chosen = [p for p in game.policies if p != BASELINE] if policies is None else policies
+    for p in chosen:
+        game.check_policy(p)
+        if p == BASELINE:
+            raise UserError(f"--policy {BASELINE} is the baseline every policy is measured "
+                            f"against; name another")
+    return [skill_gap(game, p, players, n, seed, threads, progress, content, rules)
+            for p in chosen]
 
 
 def describe(r: dict[str, Any]) -> str:
@@ -95,3 +107,36 @@ def describe(r: dict[str, Any]) -> str:
             f"same seats on the same seeds win {100 * r['baseline']:.1f}%: a skill edge of "
             f"{100 * r['edge']:+.1f} points (95% CI {100 * r['edge_ci_low']:+.1f} to "
             f"{100 * r['edge_ci_high']:+.1f}).")
+
+
+def write_skill(out: Path, force: bool, game: Game, rows: list[dict[str, Any]], content: Any,
+                rules: dict[str, str], seed: int) -> Path:
+    """A skill folder: skill.csv / skill.parquet, manifest.json and report.md."""
+    import polars as pl
+
+    from reports.render import md_text, write_csv
+    from simcli import __version__
+    from simcli.runfolder import RunFolder, write_json
+
+    folder = RunFolder(out, force, default=f"skill-{game.name}")
+    folder.create()
+    try:
+        table = pl.DataFrame(rows)
+        table.write_parquet(folder.path / "skill.parquet")
+        write_csv(table, folder.path / "skill.csv")
+        manifest = {"format": 1, "tool": "simcli", "kind": "skill",
+                    "tool_version": __version__, "game": game.name,
+                    "players": rows[0]["players"] if rows else None, "seed": seed,
+                    "rules": rules, "content": content.identity(),
+                    "policies": [r["policy"] for r in rows]}
+        lines = [f"# Skill gap: {md_text(game.title)}", "",
+                 *[f"- {md_text(describe(r))}" for r in rows], "",
+                 "Each policy plays against random players from every seat in turn; random "
+                 "players in the same seats on the same seeds give the baseline; the edge's "
+                 "interval is paired by seed (reports.stats.paired_difference)."]
+        (folder.path / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write_json(folder.path / "manifest.json", manifest)
+        return folder.commit()
+    except BaseException:
+        folder.abort()
+        raise

@@ -106,13 +106,14 @@ def parse_axes(game: Game, specs: list[str]) -> list[Axis]:
 
 
 def refuse_fixed_and_varied(varied: set[str], *, players: int | None, policy: str | None,
-                            content: str | None, rules: dict[str, str]) -> None:
+                            content: str | None, rules: dict[str, str],
+                            seats: str | None = None) -> None:
     """UserError when an option fixes what an axis varies (one of the two would be dropped
     without a word)."""
     fixed = {"--players": players is not None, "--policy": policy is not None,
-             "--content": content is not None}
-    clashes = {"players": ["--players"], "policy": ["--policy"], "content": ["--content"],
-               "seats": ["--players", "--policy"]}
+             "--content": content is not None, "--seats": seats is not None}
+    clashes = {"players": ["--players", "--seats"], "policy": ["--policy", "--seats"],
+               "content": ["--content"], "seats": ["--players", "--policy", "--seats"]}
     for name in sorted(varied):
         for option in clashes.get(name, []):
             if fixed[option]:
@@ -145,20 +146,23 @@ def run_sweep(game_name: str, vary: list[str], *, n: int | None, seed: int,
               threads: int | None, players: int | None, policy: str | None,
               rules: list[str], content: str | None, out: Path | None, force: bool,
               backend: str = "local", scheduler: str | None = None,
-              workers: int | None = None,
+              workers: int | None = None, seats: str | None = None, mirror: bool = False,
+              target_ci: float | None = None,
               progress: engine.Progress | None = None) -> SweepResult:
-    """Play every cell of the grid and write the sweep folder."""
+    """Play every cell of the grid and write the sweep folder (every cell with the same
+    --seats, --mirror and --target-ci, as `simcli run` reads them)."""
     game = get_game(game_name)
     axes = parse_axes(game, vary)
     base_rules = dict(r.partition("=")[::2] for r in rules)
     refuse_fixed_and_varied({a.name for a in axes}, players=players, policy=policy,
-                            content=content, rules=base_rules)
+                            content=content, rules=base_rules, seats=seats)
+    fixed_seats = seats
     grid = cells(axes)
     configs = []
     for cell in grid:
         cell_rules = {**base_rules, **{k[5:]: v for k, v in cell.items()
                                        if k.startswith("rule.")}}
-        seats = cell["seats"].replace("/", ",") if "seats" in cell else None
+        seats = cell["seats"].replace("/", ",") if "seats" in cell else fixed_seats
         _, cfg = build_config(
             game.name, players=int(cell["players"]) if "players" in cell and not seats
             else (None if seats else players),
@@ -166,7 +170,7 @@ def run_sweep(game_name: str, vary: list[str], *, n: int | None, seed: int,
             seed=seed, threads=threads, rules=[f"{k}={v}" for k, v in cell_rules.items()],
             content=cell.get("content", content), out=Path("unused"), force=True,
             save_games=False, chunk_size=None, backend=backend, scheduler=scheduler,
-            workers=workers)
+            workers=workers, mirror=mirror, target_ci=target_ci)
         configs.append(cfg)
     preps = []
     for cfg in configs:  # every cell's content and setup checked before any folder is made

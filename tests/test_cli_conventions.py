@@ -131,3 +131,33 @@ def test_a_table_too_wide_for_the_terminal_prints_one_row_per_line(tmp_path):
     row = next(x for x in lines if x.startswith("win_rate.seat1: "))
     assert "; a - b: " in row and "; 95% interval: " in row and "│" not in row
     assert not any(x.startswith("│") for x in lines)
+
+
+def test_skill_takes_the_options_a_run_takes(tmp_path):
+    """A variant's skill gap can be measured: --policy, --content, --rule and --out."""
+    variant = tmp_path / "v.toml"
+    assert invoke("content", "sixteen-samurai", "--copy", variant).exit_code == 0
+    r = invoke("skill", "sixteen-samurai", "--players", 2, "--policy", "greedy", "-n", 200,
+               "--content", variant, "--rule", "draft=snake", "--out", tmp_path / "s",
+               "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert [row["policy"] for row in doc["skill"]] == ["greedy"]
+    manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    assert manifest["kind"] == "skill" and manifest["rules"]["draft"] == "snake"
+    assert (tmp_path / "s" / "skill.csv").is_file() and (tmp_path / "s" / "report.md").is_file()
+    assert "baseline" in one_line_error(invoke("skill", "samsara", "--policy", "random"))
+
+
+def test_sweep_takes_seats_mirror_and_target_ci(tmp_path):
+    r = invoke("sweep", "sixteen-samurai", "--vary", "rule.draft=rotation,snake", "--seats",
+               "greedy,random", "--mirror", "-n", 200, "--out", tmp_path / "m", "--json", "-q")
+    assert r.exit_code == 0, r.output
+    rows = [x for x in json.loads(r.stdout)["table"] if x["metric"] == "win_rate.seat1"]
+    assert len(rows) == 2 and all(x["n"] == 400 for x in rows)  # 200 deals x 2 rotations
+    r = invoke("sweep", "samsara", "--vary", "rule.arc=step,extra-step", "--target-ci", 0.02,
+               "-n", 100_000, "--out", tmp_path / "t", "--json", "-q")
+    rows = [x for x in json.loads(r.stdout)["table"] if x["metric"] == "win_rate.seat1"]
+    assert all(x["n"] < 100_000 for x in rows)  # stopped at the target, not the cap
+    assert "drop --seats" in one_line_error(invoke("sweep", "samsara", "--vary", "players=2",
+                                                   "--seats", "greedy,greedy"))
