@@ -41,6 +41,14 @@ def verdict_word(fair: Fairness) -> str:
     return "seat order matters" if fair.flagged else "balanced"
 
 
+def _at_4x(strong: dict) -> str:
+    """'; holds at 4x' / '; moves at 4x' when the study checked convergence."""
+    conv = strong.get("convergence")
+    if not conv or not conv.get("checked"):
+        return ""
+    return "; holds at 4x" if conv["holds"] else "; moves at 4x"
+
+
 def verdict_row(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
                 skill: list[dict] | None, strong: dict | None = None) -> dict:
     """The study's verdict table row of one game (also its structured --json fields)."""
@@ -54,14 +62,14 @@ def verdict_row(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairnes
         f"seat {gap.seat} {100 * gap.gap.value:+.1f} pts ({100 * gap.gap.lo:+.1f} to "
         f"{100 * gap.gap.hi:+.1f})",
         "balance": f"{fair.balance.value:.3f} ({fair.balance.lo:.3f}-{fair.balance.hi:.3f})",
-        "shared_rate": _pct(m["shared_rate"]["value"]),
+        "shared_rate": ci_text(_row(m["shared_rate"])),
         "skill_edge": None if best is None else
         f"{best['policy']} {100 * best['edge']:+.1f} pts ({100 * best['edge_ci_low']:+.1f} "
         f"to {100 * best['edge_ci_high']:+.1f})",
         "verdict": verdict_word(fair),
         "at_strongest": "-" if not strong or strong["same_as_default"] else
         f"{strong['policy']}: {strong['verdict_word']}"
-        f"{' (changes with skill)' if strong['changed'] else ''}",
+        f"{' (changes with skill)' if strong['changed'] else ''}" + _at_4x(strong),
     }
 
 

@@ -36,9 +36,12 @@ window.addEventListener('load', () => {
     .map(i => i.alt || i.src.slice(0, 40));
   const out = document.createElement('pre');
   out.id = 'simcli-check';
+  const widths = Array.from(document.querySelectorAll('table'))
+    .map(t => Math.ceil(t.getBoundingClientRect().width));
   out.textContent = JSON.stringify({images: imgs.length, failed: bad,
     violations: window.simcliViolations, title: document.title,
-    text: document.body.innerText.length});
+    text: document.body.innerText.length, table_widths: widths,
+    window_width: window.innerWidth});
   document.body.appendChild(out);
 });
 </script>"""
@@ -46,6 +49,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync",
                   "--host-resolver-rules=MAP * ~NOTFOUND", "--virtual-time-budget=10000",
+                  "--window-size=1280,900",
                   "--dump-dom"]
 
 

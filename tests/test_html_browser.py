@@ -39,3 +39,7 @@ def test_run_and_study_reports_render_in_chromium(tmp_path):
     assert proc.returncode == 0, results
     assert all(res["images"] >= 1 and not res["failed"] and not res["violations"]
                for res in results)
+    study = results[0]
+    # the study's summary table fits a 1280-pixel window (issue 29)
+    assert study["window_width"] == 1280 and study["table_widths"]
+    assert study["table_widths"][0] <= study["window_width"]
