@@ -14,7 +14,13 @@ from reports import charts as C
 from reports.fairness import FLAG_WORDS, Fairness
 from reports.stats import Estimate, distribution, rate
 from reports.summary import Chart, LongTable
-from reports.units import difference_interval_text, p_text, percent_ends, points_text
+from reports.units import (
+    difference_interval_text,
+    number_ends,
+    p_text,
+    percent_ends,
+    points_text,
+)
 
 
 def pct(x: float | None) -> str:
@@ -49,8 +55,8 @@ def pts_text(value: float, lo: float, hi: float, n: int = 0, of: str = "") -> st
 
 def mean_text(e: Estimate, digits: int = 2, of: str = "") -> str:
     """A mean with its 95% interval: '23.81 (95% CI 23.76-23.86, n = 4,000 games)'."""
-    return (f"{e.value:.{digits}f} (95% CI {e.lo:.{digits}f}-{e.hi:.{digits}f}"
-            f"{n_text(e.n, of)})")
+    lo, hi = number_ends(e.lo, e.hi, digits)
+    return f"{e.value:.{digits}f} (95% CI {lo}-{hi}{n_text(e.n, of)})"
 
 
 def headline(figure: str, value: float, lo: float, hi: float, note: str = "",

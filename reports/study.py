@@ -14,6 +14,7 @@ from reports.html import STYLE, image_html, table_html
 from reports.render import markdown_table
 from reports.sections import n_text, pct_ends, pts_text
 from reports.stats import Estimate
+from reports.units import number_ends
 
 
 def _pct(x: float) -> str:
@@ -127,9 +128,10 @@ def verdict(title: str, manifest: dict, metrics: pl.DataFrame, fair: Fairness,
                  f"instead of ending by the rules. ")
     unit = m["duration.mean"]["unit"]
     p50, p95 = m["duration.p50"], m["duration.p95"]
-    text += (f"A game lasts {p50['value']:.1f} {unit} (median, 95% CI {p50['ci_low']:.1f}-"
-             f"{p50['ci_high']:.1f}); 95% of games end within {p95['value']:.1f} (95% CI "
-             f"{p95['ci_low']:.1f}-{p95['ci_high']:.1f}).")
+    a50, b50 = number_ends(p50["ci_low"], p50["ci_high"])
+    a95, b95 = number_ends(p95["ci_low"], p95["ci_high"])
+    text += (f"A game lasts {p50['value']:.1f} {unit} (median, 95% CI {a50}-{b50}); 95% of "
+             f"games end within {p95['value']:.1f} (95% CI {a95}-{b95}).")
     for r in skill or []:
         won = Estimate(r["win_rate"], r["ci_low"], r["ci_high"], r["seeds"])
         base = Estimate(r["baseline"], r.get("baseline_ci_low", math.nan),

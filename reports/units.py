@@ -90,3 +90,13 @@ def p_text(p: float | None) -> str:
     if p < 1e-4:
         return "< 0.0001"
     return f"{p:#.3g}"
+
+
+def number_ends(lo: float, hi: float, digits: int = 1) -> tuple[str, str]:
+    """An interval's ends as numbers with `digits` decimals, more (up to 3) where they
+    would print equal: '23.7-23.7' reads 23.66-23.74."""
+    for d in range(digits, max(digits, 3) + 1):
+        a, b = f"{lo:.{d}f}", f"{hi:.{d}f}"
+        if a != b or lo == hi:
+            break
+    return a, b

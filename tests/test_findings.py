@@ -163,6 +163,9 @@ def test_units_convention():
     assert difference_interval_text(-0.051, 0.034, "rate") == "-5.1 to +3.4 pts"
     assert p_text(0.0) == "< 0.0001" and p_text(3.2e-7) == "< 0.0001"
     assert p_text(0.012345) == "0.0123" and p_text(0.5) == "0.500" and p_text(1.0) == "1.00"
+    from reports.units import number_ends
+    assert number_ends(23.66, 23.74) == ("23.66", "23.74")  # never '23.7-23.7'
+    assert number_ends(1.0, 2.0) == ("1.0", "2.0")
 
 
 def test_compare_and_check_print_percent_not_fractions(tmp_path):
