@@ -831,16 +831,34 @@ def study(
 
 @app.command()
 def report(
-    folder: Annotated[Path, typer.Argument(help="A finished run folder.")],
+    folder: Annotated[Path, typer.Argument(help="A finished run or sweep folder.")],
     html: Annotated[bool, typer.Option("--html", help="Also write report.html: one "
                                        "self-contained file with charts and a methods "
                                        "section.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
-    """Re-render tables, charts and report.md (and report.html) of a finished run from its
-    saved statistics."""
+    """Re-render tables, charts and report.md (and report.html) of a finished run (or
+    sweep) from its saved statistics."""
     from simcli.run import rerender
+    from simcli.runfolder import MANIFEST, read_json
 
+    manifest = folder / MANIFEST
+    doc = read_json(manifest, "manifest") if manifest.is_file() else None
+    if isinstance(doc, dict) and doc.get("kind") == "sweep":
+        from simcli.sweep import SWEEP_COLUMNS, display_rows, rerender_sweep
+
+        if html:
+            raise UserError("a sweep's report is report.md; --html is for run folders")
+        res = rerender_sweep(folder)
+        if as_json:
+            out.print_json(strict_json({"folder": str(folder), "table": res.table.to_dicts()}))
+            return
+        table = _table(f"sweep of {res.manifest['game']}", SWEEP_COLUMNS)
+        for cells in display_rows(res.table):
+            _row(table, cells)
+        _print_table(table)
+        out.print(f"Sweep: {folder / 'report.md'}", highlight=False, markup=False)
+        return
     result = rerender(folder, html=html)
     if as_json:
         out.print_json(strict_json({"run_folder": str(folder), "summary": result.summary.json,

@@ -36,17 +36,12 @@ from simcli.runfolder import (
     check_shapes,
     default_out,
     disk_error,
-    drop_marker,
-    edited_targets,
     is_int,
     load_run,
-    move_into,
-    record_rewritten,
-    remove_stale_scratch,
+    render_in_place,
     save_aggregates,
     write_failure,
     write_json,
-    write_marker,
 )
 
 
@@ -617,32 +612,11 @@ def rerender(folder: Path, html: bool = False) -> RunResult:
     manifest.setdefault("policies", {p: game.policies.get(p, "") for p in
                                      dict.fromkeys(manifest["seats"])})
     summary = full_summary(game, aggs, manifest, content)
-    tmp = folder / f".render-partial-{os.getpid()}"
-    remove_stale_scratch(folder)
-    lock = None
-    try:
-        tmp.mkdir()
-        lock = write_marker(tmp)
+
+    def write(tmp: Path) -> None:
         write_all(summary, manifest, tmp)
         if html:
             write_html(summary, manifest, tmp)
-        drop_marker(tmp)
-        edited = edited_targets(tmp, folder)
-        if edited:
-            names = ", ".join(str(p.relative_to(folder)) for p in edited[:3])
-            raise UserError(f"simcli report would replace {names} in {folder}, edited since "
-                            f"simcli wrote {'them' if len(edited) > 1 else 'it'}; nothing was "
-                            f"changed (move {'them' if len(edited) > 1 else 'it'} aside to "
-                            f"re-render)")
-        written = move_into(tmp, folder)
-        record_rewritten(folder, written)
-    except Exception as exc:
-        failed = write_failure(exc, folder)
-        if failed is None:
-            raise
-        raise UserError(f"{failed}; the run folder was left as it was") from None
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if lock is not None:
-            os.close(lock)
+
+    render_in_place(folder, write)
     return RunResult(folder, manifest, summary)

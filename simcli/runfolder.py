@@ -852,3 +852,38 @@ def digest(doc: dict[str, Any]) -> str:
     """SHA-256 of a JSON document's content (key order ignored)."""
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def render_in_place(folder: Path, write: Any) -> None:
+    """Re-render a finished folder: `write(scratch)` writes the new files into a scratch
+    folder inside it (marked and locked while it lives), which replace the old ones only
+    when none of those was edited since simcli wrote it (then nothing changes); a failure
+    leaves the folder as it was."""
+    import shutil
+
+    tmp = folder / f".render-partial-{os.getpid()}"
+    remove_stale_scratch(folder)
+    lock = None
+    try:
+        tmp.mkdir()
+        lock = write_marker(tmp)
+        write(tmp)
+        drop_marker(tmp)
+        edited = edited_targets(tmp, folder)
+        if edited:
+            names = ", ".join(str(p.relative_to(folder)) for p in edited[:3])
+            raise UserError(f"simcli report would replace {names} in {folder}, edited since "
+                            f"simcli wrote {'them' if len(edited) > 1 else 'it'}; nothing was "
+                            f"changed (move {'them' if len(edited) > 1 else 'it'} aside to "
+                            f"re-render)")
+        written = move_into(tmp, folder)
+        record_rewritten(folder, written)
+    except Exception as exc:
+        failed = write_failure(exc, folder)
+        if failed is None:
+            raise
+        raise UserError(f"{failed}; the folder was left as it was") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if lock is not None:
+            os.close(lock)

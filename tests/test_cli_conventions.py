@@ -161,3 +161,23 @@ def test_sweep_takes_seats_mirror_and_target_ci(tmp_path):
     assert all(x["n"] < 100_000 for x in rows)  # stopped at the target, not the cap
     assert "drop --seats" in one_line_error(invoke("sweep", "samsara", "--vary", "players=2",
                                                    "--seats", "greedy,greedy"))
+
+
+def test_report_re_renders_a_sweep_and_keeps_a_users_edit(tmp_path):
+    out = tmp_path / "sw"
+    assert invoke("sweep", "samsara", "--vary", "rule.arc=step,extra-step", "-n", 300,
+                  "--out", out, "-q").exit_code == 0
+    before = (out / "sweep.csv").read_bytes()
+    (out / "charts" / "balance-by-rule.arc.png").unlink()
+    r = invoke("report", out)
+    assert r.exit_code == 0, r.output
+    assert (out / "charts" / "balance-by-rule.arc.png").is_file()
+    assert (out / "sweep.csv").read_bytes() == before
+    assert not [p for p in out.iterdir() if p.name.startswith(".render-partial")]
+    (out / "report.md").write_text("my notes")
+    assert "edited since simcli wrote it" in one_line_error(invoke("report", out))
+    assert (out / "report.md").read_text() == "my notes"
+    (out / "report.md").unlink()
+    with open(out / "sweep.parquet", "ab") as fh:
+        fh.write(b"x")
+    assert "not the file simcli wrote" in one_line_error(invoke("report", out))
