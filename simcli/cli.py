@@ -831,14 +831,14 @@ def study(
 
 @app.command()
 def report(
-    folder: Annotated[Path, typer.Argument(help="A finished run or sweep folder.")],
+    folder: Annotated[Path, typer.Argument(help="A finished run, sweep or value folder.")],
     html: Annotated[bool, typer.Option("--html", help="Also write report.html: one "
                                        "self-contained file with charts and a methods "
                                        "section.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
-    """Re-render tables, charts and report.md (and report.html) of a finished run (or
-    sweep) from its saved statistics."""
+    """Re-render tables, charts and report.md (and report.html) of a finished run, sweep or
+    value folder from its saved statistics."""
     from simcli.run import rerender
     from simcli.runfolder import MANIFEST, read_json
 
@@ -858,6 +858,21 @@ def report(
             _row(table, cells)
         _print_table(table)
         out.print(f"Sweep: {folder / 'report.md'}", highlight=False, markup=False)
+        return
+    if isinstance(doc, dict) and doc.get("kind") == "value":
+        from simcli.value import rerender_value
+
+        res = rerender_value(folder)
+        if as_json:
+            import polars as pl
+
+            verdicts = pl.read_parquet(folder / "tables" / "verdicts.parquet").to_dicts()
+            out.print_json(strict_json({"folder": str(folder),
+                                        "restricted": res.restricted.to_dicts(),
+                                        "cards": res.cards.to_dicts(), "verdicts": verdicts}))
+            return
+        out.print(f"Value: {folder / 'report.md'} and {folder / 'report.html'}",
+                  highlight=False, markup=False)
         return
     result = rerender(folder, html=html)
     if as_json:

@@ -181,3 +181,17 @@ def test_report_re_renders_a_sweep_and_keeps_a_users_edit(tmp_path):
     with open(out / "sweep.parquet", "ab") as fh:
         fh.write(b"x")
     assert "not the file simcli wrote" in one_line_error(invoke("report", out))
+
+
+def test_report_re_renders_a_value_folder(tmp_path):
+    out = tmp_path / "v"
+    assert invoke("value", "samsara", "-n", 200, "--out", out, "-q").exit_code == 0
+    before = (out / "tables" / "verdicts.csv").read_bytes()
+    (out / "charts" / "value.png").unlink()
+    r = invoke("report", out)
+    assert r.exit_code == 0, r.output
+    assert (out / "charts" / "value.png").is_file()
+    assert (out / "tables" / "verdicts.csv").read_bytes() == before
+    (out / "report.html").write_text("mine")
+    assert "edited since simcli wrote it" in one_line_error(invoke("report", out))
+    assert (out / "report.html").read_text() == "mine"
