@@ -9,19 +9,12 @@ from __future__ import annotations
 import math
 
 import polars as pl
-from scipy import special
 
-from reports.stats import CONFIDENCE, Estimate, holm, newcombe, z_value
+from reports.stats import CONFIDENCE, Estimate, holm, newcombe, normal_p, z_value
 from reports.units import difference_interval_text, difference_text, p_text, value_text
 
 FLAG_LEVEL = 0.01
 NOT_AVAILABLE = "not available"
-
-
-def _normal_p(diff: float, se: float) -> float:
-    if se > 0:
-        return float(special.erfc(abs(diff) / se / math.sqrt(2)))
-    return 1.0 if diff == 0 else math.nan
 
 
 def difference(ra: dict, rb: dict, confidence: float = CONFIDENCE) -> tuple[Estimate, float]:
@@ -38,11 +31,11 @@ def difference(ra: dict, rb: dict, confidence: float = CONFIDENCE) -> tuple[Esti
         est = newcombe(k1, n1, k2, n2, confidence)
         pooled = (k1 + k2) / (n1 + n2)
         se = math.sqrt(max(pooled * (1 - pooled), 0.0) * (1 / n1 + 1 / n2))
-        return est, _normal_p(diff, se)
+        return est, normal_p(diff, se)
     z = z_value(confidence)
     se = math.sqrt(((ra["ci_high"] - ra["ci_low"]) / (2 * z)) ** 2
                    + ((rb["ci_high"] - rb["ci_low"]) / (2 * z)) ** 2)
-    return Estimate(diff, diff - z * se, diff + z * se, ra["n"] + rb["n"]), _normal_p(diff, se)
+    return Estimate(diff, diff - z * se, diff + z * se, ra["n"] + rb["n"]), normal_p(diff, se)
 
 
 def flag(rows: list[dict], words: str) -> None:

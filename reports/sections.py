@@ -5,6 +5,7 @@ own report module keeps only what is its own."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -28,17 +29,16 @@ def pct(x: float | None) -> str:
     return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f}%"
 
 
-def pct_ends(lo: float, hi: float) -> tuple[str, str]:
-    """An interval's ends as percentages, with as many decimals (1 to 3) as it takes to
-    tell them apart: 'draws 0.0% - 0.0%' from 10,000 games reads 0.000% - 0.038%."""
-    return percent_ends(lo, hi)
+# An interval's ends as percentages, with as many decimals (1 to 3) as it takes to tell
+# them apart: 'draws 0.0% - 0.0%' from 10,000 games reads 0.000% - 0.038%.
+pct_ends = percent_ends
 
 
-def ci_text(e: Estimate, of: str = "") -> str:
+def ci_text(e: Estimate, of: str = "", share: Callable[[float], str] = pct) -> str:
     """A share with its 95% interval, for prose; with `of` (a plural noun) also its n:
-    '30.4% (95% CI 30.1%-30.8%, n = 68,120 rounds)'."""
+    '30.4% (95% CI 30.1%-30.8%, n = 68,120 rounds)'; `share` writes the value."""
     lo, hi = pct_ends(e.lo, e.hi)
-    return f"{pct(e.value)} (95% CI {lo}-{hi}{n_text(e.n, of)})"
+    return f"{share(e.value)} (95% CI {lo}-{hi}{n_text(e.n, of)})"
 
 
 def n_text(n: int, of: str) -> str:

@@ -194,19 +194,40 @@ def ratio_rate(y: float, x: float, yy: float, xx: float, xy: float, games: int,
     return Estimate(r, min(r, lo), max(r, hi), int(x))
 
 
+def mover(a: Estimate, b: Estimate) -> Estimate:
+    """a - b of two independent estimates, its interval combining theirs by the method of
+    variance estimates recovery (Zou and Donner 2008; Newcombe's for two rates); n is
+    both n's."""
+    d = a.value - b.value
+    lo = d - math.sqrt((a.value - a.lo) ** 2 + (b.hi - b.value) ** 2)
+    hi = d + math.sqrt((a.hi - a.value) ** 2 + (b.value - b.lo) ** 2)
+    return Estimate(d, lo, hi, int(a.n + b.n))
+
+
+def normal_p(diff: float, se: float) -> float:
+    """Two-sided p-value of a normal test of `diff` with standard error `se` (1 for a zero
+    difference without spread, NaN for a non-zero one: no test is possible)."""
+    if se > 0:
+        return float(special.erfc(abs(diff) / se / math.sqrt(2)))
+    return 1.0 if diff == 0 else math.nan
+
+
+def interval_p(value: float, lo: float, hi: float, confidence: float = CONFIDENCE) -> float:
+    """Two-sided p-value of 'value is 0' from the normal test its interval implies (NaN when
+    the interval has no width)."""
+    se = (hi - lo) / (2 * z_value(confidence))
+    return normal_p(value, se) if se > 0 else math.nan
+
+
 def newcombe(k1: float, n1: float, k2: float, n2: float,
              confidence: float = CONFIDENCE) -> Estimate:
     """Difference of two independent proportions k1/n1 - k2/n2 with Newcombe's hybrid
     score interval (method 10 of Newcombe 1998): inside [-1, 1], never zero width."""
     if n1 <= 0 or n2 <= 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson_bounds(k1, n1, confidence)
-    l2, u2 = wilson_bounds(k2, n2, confidence)
-    d = p1 - p2
-    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    return Estimate(d, max(-1.0, lo), min(1.0, hi), int(n1 + n2))
+    e = mover(Estimate(k1 / n1, *wilson_bounds(k1, n1, confidence), n1),
+              Estimate(k2 / n2, *wilson_bounds(k2, n2, confidence), n2))
+    return Estimate(e.value, max(-1.0, e.lo), min(1.0, e.hi), e.n)
 
 
 def mean_from_moments(total: float, total_sq: float, n: int,

@@ -9,10 +9,11 @@ from pathlib import Path
 import polars as pl
 
 from reports import charts as C
+from reports import sections
 from reports.fairness import Fairness
 from reports.html import STYLE, image_html, table_html
 from reports.render import markdown_table
-from reports.sections import n_text, pct_ends, pts_text
+from reports.sections import pts_text
 from reports.stats import Estimate
 from reports.units import number_ends
 
@@ -26,8 +27,7 @@ def _pct(x: float) -> str:
 
 def ci_text(e: Estimate, of: str = "") -> str:
     """A share with its 95% interval (and n with `of`), a rare share shown as one."""
-    lo, hi = pct_ends(e.lo, e.hi)
-    return f"{_pct(e.value)} (95% CI {lo}-{hi}{n_text(e.n, of)})"
+    return sections.ci_text(e, of, _pct)
 
 
 def _row(r: dict) -> Estimate:

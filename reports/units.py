@@ -19,16 +19,23 @@ def _missing(x: float | None) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
+def distinct_ends(lo: float, hi: float, fmt: str, digits: int = 1) -> tuple[str, str]:
+    """An interval's ends written with `fmt` ('{:.{d}f}', '{:+.{d}f}', ...) at `digits`
+    decimals, more (up to 3) where they would print equal: '23.7-23.7' reads
+    23.66-23.74."""
+    for d in range(digits, max(digits, 3) + 1):
+        a, b = fmt.format(lo, d=d), fmt.format(hi, d=d)
+        if a != b or lo == hi:
+            break
+    return a, b
+
+
 def percent_ends(lo: float, hi: float) -> tuple[str, str]:
     """An interval's ends as percentages with as many decimals (1 to 3) as it takes to
     tell them apart."""
     if _missing(lo) or _missing(hi):
         return ("n/a", "n/a")
-    for d in (1, 2, 3):
-        a, b = f"{100 * lo:.{d}f}%", f"{100 * hi:.{d}f}%"
-        if a != b or lo == hi:
-            break
-    return a, b
+    return distinct_ends(100 * lo, 100 * hi, "{:.{d}f}%")
 
 
 def value_text(x: float | None, unit: str) -> str:
@@ -74,10 +81,7 @@ def difference_interval_text(lo: float | None, hi: float | None, unit: str) -> s
     if _missing(lo) or _missing(hi):
         return "n/a"
     if unit in PERCENT_UNITS or unit == "difference":
-        for d in (1, 2, 3):
-            a, b = f"{100 * lo:+.{d}f}", f"{100 * hi:+.{d}f}"
-            if a != b or lo == hi:
-                break
+        a, b = distinct_ends(100 * lo, 100 * hi, "{:+.{d}f}")
         return f"{a} to {b} pts"
     digits = 3 if unit == "index" else 2
     return f"{lo:+.{digits}f} to {hi:+.{digits}f}"
@@ -95,8 +99,4 @@ def p_text(p: float | None) -> str:
 def number_ends(lo: float, hi: float, digits: int = 1) -> tuple[str, str]:
     """An interval's ends as numbers with `digits` decimals, more (up to 3) where they
     would print equal: '23.7-23.7' reads 23.66-23.74."""
-    for d in range(digits, max(digits, 3) + 1):
-        a, b = f"{lo:.{d}f}", f"{hi:.{d}f}"
-        if a != b or lo == hi:
-            break
-    return a, b
+    return distinct_ends(lo, hi, "{:.{d}f}", digits)

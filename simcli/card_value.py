@@ -20,51 +20,29 @@ import math
 from typing import Any
 
 import polars as pl
-from scipy import special
 
-from reports.stats import Estimate, holm, z_value
+from reports.stats import Estimate, holm, interval_p, mover
 from simcli import engine
 from simcli.games.base import Game
 
 FLAG_LEVEL = 0.05
 GAP_POINTS = 0.02  # default: a too-strong card stands this far above the next one at least
-Z95 = z_value(0.95)
 
 
 def card_rates(game: Game, prep: Any, seed: int, n: int, threads: int,
                progress: engine.Progress | None) -> list[tuple[Estimate, Estimate]]:
     """Per card, over n playouts: (contests won when fielded, its owner's game win rate)."""
-    total: dict[str, Any] = {}
-
-    def work(chunk: engine.Chunk) -> dict[str, Any]:
-        aggs = game.new_aggregates(prep)
-        game.run_chunk(prep, seed, chunk.first, chunk.count, aggs, None)
-        return aggs
-
-    def done(_chunk: engine.Chunk, part: dict[str, Any]) -> None:
-        if total:
-            engine.merge(total, part)
-        else:
-            total.update(part)
-
-    engine.run_chunks(engine.spread_plan(game, n, threads), work, done, threads, progress)
-    return game.card_rates(total)
+    return game.card_rates(engine.play_all(game, prep, seed, n, threads, progress))
 
 
 def difference(a: Estimate, b: Estimate) -> tuple[Estimate, float]:
-    """a - b of two independent estimates, its interval combining theirs (the method of
-    variance estimates recovery, Newcombe's for two rates), and the two-sided p-value of
-    the normal test that interval implies. Sharing seeds only makes the runs agree more,
-    so treating them as independent is conservative."""
+    """a - b of two independent estimates (reports.stats.mover) and the two-sided p-value
+    of the normal test its interval implies. Sharing seeds only makes the runs agree
+    more, so treating them as independent is conservative."""
     if not (a.n and b.n) or any(math.isnan(x) for x in (a.value, b.value)):
         return Estimate(math.nan, math.nan, math.nan, 0), math.nan
-    d = a.value - b.value
-    lo = d - math.hypot(a.value - a.lo, b.hi - b.value)
-    hi = d + math.hypot(a.hi - a.value, b.value - b.lo)
-    se = (hi - lo) / (2 * Z95)
-    p = float(special.erfc(abs(d) / se / math.sqrt(2))) if se > 0 else (
-        1.0 if d == 0 else 0.0)
-    return Estimate(d, lo, hi, a.n + b.n), p
+    d = mover(a, b)
+    return d, interval_p(d.value, d.lo, d.hi)
 
 
 def card_values(game: Game, content: Any, players: int, seats: tuple, rules: dict,

@@ -119,22 +119,28 @@ _stopped_by: list[int] = []
 
 def _on_stop_signal(signum, frame) -> None:
     """SIGTERM and SIGHUP stop a run like Ctrl-C: the same clean-up, checkpoint kept."""
-    if _in_llvm_callback(frame):
-        # llvmlite calls back into Python while it compiles; an exception raised there is
-        # printed and swallowed ("Exception ignored on calling ctypes callback"), and the
-        # compile goes on. Deliver the signal again in a moment, outside the callback.
-        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
-        return
-    _stopped_by.append(signum)
-    raise KeyboardInterrupt
+    if not _deferred(signum, frame):
+        _stopped_by.append(signum)
+        raise KeyboardInterrupt
 
 
-def _in_llvm_callback(frame) -> bool:
-    """Whether `frame` (or one of its callers, a few levels up) runs inside llvmlite."""
+def _on_interrupt(signum, frame) -> None:
+    """Ctrl-C: KeyboardInterrupt, as Python's own handler, but never inside an llvmlite
+    callback."""
+    if not _deferred(signum, frame):
+        raise KeyboardInterrupt
+
+
+def _deferred(signum: int, frame) -> bool:
+    """Whether the signal landed inside llvmlite (`frame` or a caller a few levels up) and
+    was sent again for 50 ms later. llvmlite calls back into Python while it compiles; an
+    exception raised there is printed and swallowed ("Exception ignored on calling ctypes
+    callback") and the compile goes on."""
     for _ in range(6):
         if frame is None:
             return False
         if f"{os.sep}llvmlite{os.sep}" in frame.f_code.co_filename:
+            threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
             return True
         frame = frame.f_back
     return False
@@ -154,15 +160,6 @@ def _catch_stop_signals() -> dict:
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         previous[signal.SIGINT] = signal.signal(signal.SIGINT, _on_interrupt)
     return previous
-
-
-def _on_interrupt(signum, frame) -> None:
-    """Ctrl-C: KeyboardInterrupt, as Python's own handler, but never inside an llvmlite
-    callback (where it would be swallowed and the compile would go on)."""
-    if _in_llvm_callback(frame):
-        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
-        return
-    raise KeyboardInterrupt
 
 
 def _committed() -> list:
@@ -277,10 +274,7 @@ def _row(table: Table, values) -> None:
 def _print_table(table: Table) -> None:
     """Print a table; one too wide for the terminal (a pipe reads as 80 columns) prints one
     row per line instead, every value named by its heading, so no cell wraps mid-word."""
-    from rich.measure import Measurement
-
-    if Measurement.get(out, out.options, table).minimum <= out.width and \
-            _natural_width(table) <= out.width:
+    if _natural_width(table) <= out.width:
         out.print(table)
         return
     heads = [str(c.header) for c in table.columns]
@@ -476,39 +470,15 @@ def content(
     copy: Annotated[Path, typer.Option("--copy", help="Write the content file here, to "
                                        "start a variant from (an existing file is never "
                                        "replaced).")],
-    name: Annotated[str | None, typer.Option("--content", help="Which shipped content "
-                                             "file. Default: the game's default.")] = None,
+    name: ContentOpt = None,
 ) -> None:
     """Copy a game's shipped content file (cards, board, numbers the rules leave to it) to
     edit and run with --content PATH."""
+    from simcli.content import copy_to
     from simcli.registry import get_game
 
     source = get_game(game).content_path(name)
-    if copy.exists() or copy.is_symlink():
-        raise UserError(f"{copy} already exists; simcli never replaces a file it did not "
-                        f"write: choose another --copy path")
-    if not copy.parent.is_dir():
-        raise UserError(f"--copy {copy}: the folder {copy.parent} does not exist")
-    import os
-    import tempfile
-
-    tmp = None
-    try:  # written whole beside it, then linked in place: never half a file, never over one
-        fd, tmp = tempfile.mkstemp(prefix=f".{copy.name}.", dir=copy.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(source.read_text(encoding="utf-8"))
-        mask = os.umask(0o022)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.link(tmp, copy)
-    except FileExistsError:
-        raise UserError(f"{copy} already exists; simcli never replaces a file it did not "
-                        f"write: choose another --copy path") from None
-    except OSError as exc:
-        raise UserError(f"cannot write --copy {copy}: {exc.strerror or exc}") from None
-    finally:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+    copy_to(source, copy)
     out.print(f"Wrote {copy} (a copy of {source.name}); run it with --content {copy}",
               highlight=False, markup=False, soft_wrap=True)
 
@@ -845,7 +815,7 @@ def report(
     manifest = folder / MANIFEST
     doc = read_json(manifest, "manifest") if manifest.is_file() else None
     if isinstance(doc, dict) and doc.get("kind") == "sweep":
-        from simcli.sweep import SWEEP_COLUMNS, display_rows, rerender_sweep
+        from simcli.sweep import rerender_sweep
 
         if html:
             raise UserError("a sweep's report is report.md; --html is for run folders")
@@ -853,11 +823,7 @@ def report(
         if as_json:
             out.print_json(strict_json({"folder": str(folder), "table": res.table.to_dicts()}))
             return
-        table = _table(f"sweep of {res.manifest['game']}", SWEEP_COLUMNS)
-        for cells in display_rows(res.table):
-            _row(table, cells)
-        _print_table(table)
-        out.print(f"Sweep: {folder / 'report.md'}", highlight=False, markup=False)
+        _print_sweep(res)
         return
     if isinstance(doc, dict) and doc.get("kind") == "value":
         from simcli.value import rerender_value
@@ -924,7 +890,7 @@ def sweep(
 ) -> None:
     """A grid of runs: every metric per cell, charts, differences from the first cell."""
 
-    from simcli.sweep import SWEEP_COLUMNS, display_rows, run_sweep
+    from simcli.sweep import run_sweep
 
     with _time_limit(yes):
         res = run_sweep(game, vary, n=n, seed=seed, threads=threads, players=players,
@@ -936,6 +902,13 @@ def sweep(
         out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
                                    "table": res.table.to_dicts()}))
         return
+    _print_sweep(res)
+
+
+def _print_sweep(res) -> None:
+    """A sweep's headline table and where its report is."""
+    from simcli.sweep import SWEEP_COLUMNS, display_rows
+
     table = _table(f"sweep of {res.manifest['game']}", SWEEP_COLUMNS)
     for cells in display_rows(res.table):
         _row(table, cells)

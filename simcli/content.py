@@ -21,9 +21,10 @@ from typing import Any, TypeVar
 import msgspec
 
 from simcli.errors import UserError
+from simcli.filesafe import CONTENT_LIMIT
 from simcli.textsafe import check_strings
 
-MAX_BYTES = 8 * 1024 * 1024  # no real content file comes near this
+MAX_BYTES = CONTENT_LIMIT  # no real content file comes near this
 T = TypeVar("T")
 Key = tuple[str | int, ...]
 
@@ -194,3 +195,34 @@ def _value(node, key: Key, raw: bytes, lines: dict[Key, int]) -> None:
             lines[(*key, index)] = child.start_point[0] + 1
             _value(child, (*key, index), raw, lines)
             index += 1
+
+
+def copy_to(source: Path, dest: Path) -> None:
+    """Write the content file `source` to `dest`, to start a variant from: never over an
+    existing file (UserError), never half a file (written beside it, then linked in
+    place), with the permissions a new file gets."""
+    import os
+    import tempfile
+
+    if dest.exists() or dest.is_symlink():
+        raise UserError(f"{dest} already exists; simcli never replaces a file it did not "
+                        f"write: choose another --copy path")
+    if not dest.parent.is_dir():
+        raise UserError(f"--copy {dest}: the folder {dest.parent} does not exist")
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(source.read_text(encoding="utf-8"))
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.link(tmp, dest)
+    except FileExistsError:
+        raise UserError(f"{dest} already exists; simcli never replaces a file it did not "
+                        f"write: choose another --copy path") from None
+    except OSError as exc:
+        raise UserError(f"cannot write --copy {dest}: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)

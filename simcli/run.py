@@ -193,27 +193,27 @@ PROBE_LIMIT_S = 10.0  # a first playout slower than this is stopped: its time is
 def probe_seconds(play_some: Callable[[int, int], Any]) -> float:
     """Seconds per item of play_some(first, count), timed on items 0, 1, 2, ... in doubling
     batches for about PROBE_S, after one call that plays nothing (it compiles or loads the
-    kernels). A batch still running after PROBE_LIMIT_S is stopped (kernels.control): the
+    kernels). A probe still running after PROBE_LIMIT_S is stopped (kernels.control): the
     time spent over the items it may have played is then a lower bound, enough to refuse a
     run of more than a day at once instead of waiting for one huge playout to end."""
     from kernels import control
 
     play_some(0, 0)
     played, k, spent = 0, 1, 0.0
-    while spent < PROBE_S and played < 1_000_000:
-        timer = threading.Timer(PROBE_LIMIT_S, control.request_stop)
-        timer.start()
-        t0 = time.perf_counter()
-        try:
+    timer = threading.Timer(PROBE_LIMIT_S, control.request_stop)
+    timer.start()
+    try:
+        while spent < PROBE_S and played < 1_000_000:
+            t0 = time.perf_counter()
             play_some(played, k)
-        finally:
-            timer.cancel()
-        spent += time.perf_counter() - t0
-        if control.STOP[0]:  # stopped (or about to be): at most played + k items done
-            control.clear()
-            return spent / (played + k)
-        played += k
-        k *= 2
+            spent += time.perf_counter() - t0
+            if control.STOP[0]:  # stopped (or about to be): at most played + k items done
+                control.clear()
+                return spent / (played + k)
+            played += k
+            k *= 2
+    finally:
+        timer.cancel()
     return spent / played
 
 

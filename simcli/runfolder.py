@@ -29,8 +29,8 @@ try:
 except ImportError:  # Windows: a run's liveness is told by its process id alone
     fcntl = None  # type: ignore[assignment]
 
-from simcli import filesafe
 from simcli.errors import UserError
+from simcli.filesafe import CONTENT_LIMIT, JSON_LIMIT, read_regular
 from simcli.jsonio import strict_json
 
 MANIFEST = "manifest.json"
@@ -42,8 +42,6 @@ MARKER = ".simcli-partial"  # in a folder simcli is writing; locked while its ru
 PARTIAL = ".partial"
 COMMITTED: list[Path] = []  # finished folders this process put in place (for messages)
 RENDER_SCRATCH = re.compile(r"^\.render-partial-(\d+)$")  # simcli report's scratch folder
-JSON_LIMIT, CONTENT_LIMIT = filesafe.JSON_LIMIT, filesafe.CONTENT_LIMIT
-read_regular = filesafe.read_regular
 
 
 def read_json(path: Path, what: str) -> Any:
@@ -887,3 +885,23 @@ def render_in_place(folder: Path, write: Any) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
         if lock is not None:
             os.close(lock)
+
+
+def load_tables(folder: Path, kind: str, names: tuple[str, ...]) -> tuple[dict, dict]:
+    """(manifest, {name: table}) of a finished folder of `kind` (a sweep, a value run) to
+    re-render: the manifest and each Parquet table that exists are checked against the
+    SHA-256 simcli recorded when it wrote them; a table not there is an empty frame."""
+    import polars as pl
+
+    man = read_json(folder / MANIFEST, "manifest")
+    if not isinstance(man, dict) or man.get("kind") != kind:
+        raise UserError(f"{folder}/{MANIFEST} is not the manifest of a {kind} folder")
+    check_recorded(folder, (MANIFEST, *names))
+    tables = {}
+    for name in names:
+        path = folder / name
+        try:
+            tables[name] = pl.read_parquet(path) if path.is_file() else pl.DataFrame()
+        except Exception as exc:  # polars raises its own error types for a damaged file
+            raise UserError(f"{path} cannot be read: {exc}") from None
+    return man, tables

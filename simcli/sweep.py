@@ -316,8 +316,9 @@ def _groups(table: pl.DataFrame, axes: list[Axis], axis: Axis, metrics: list[str
                 vals.append(r["value"] if r else float("nan"))
                 lo.append(r["ci_low"] if r else float("nan"))
                 hi.append(r["ci_high"] if r else float("nan"))
-            name = ", ".join([name_of(metric)] * bool(name_of(metric)) + [
-                f"{a.name}={v}" for a, v in zip(others, combo, strict=True)]) or metric
+            parts = [name_of(metric)] if name_of(metric) else []
+            parts += [f"{a.name}={v}" for a, v in zip(others, combo, strict=True)]
+            name = ", ".join(parts) or metric
             groups[name] = (vals, lo, hi)
     return groups
 
@@ -325,18 +326,13 @@ def _groups(table: pl.DataFrame, axes: list[Axis], axis: Axis, metrics: list[str
 def rerender_sweep(folder: Path) -> SweepResult:
     """Re-render a finished sweep folder's charts, tables and report from its sweep.parquet
     (checked against the SHA-256 simcli recorded when it wrote it)."""
-    from simcli.runfolder import check_recorded, read_json, render_in_place
+    from simcli.runfolder import load_tables, render_in_place
 
-    man = read_json(folder / "manifest.json", "manifest")
-    if not isinstance(man, dict) or man.get("kind") != "sweep" or not isinstance(
-            man.get("axes"), dict) or not man["axes"]:
-        raise UserError(f"{folder}/manifest.json is not a sweep's manifest")
-    check_recorded(folder, ("manifest.json", "sweep.parquet"))
+    man, tables = load_tables(folder, "sweep", ("sweep.parquet",))
+    table = tables["sweep.parquet"]
+    if not isinstance(man.get("axes"), dict) or not man["axes"] or not table.height:
+        raise UserError(f"{folder} holds no sweep table to re-render")
     get_game(str(man.get("game")))
-    try:
-        table = pl.read_parquet(folder / "sweep.parquet")
-    except Exception as exc:  # polars raises its own error types for a damaged file
-        raise UserError(f"{folder}/sweep.parquet cannot be read: {exc}") from None
     axes = [Axis(str(k), tuple(str(x) for x in v)) for k, v in man["axes"].items()]
     grid = cells(axes)
     render_in_place(folder, lambda tmp: _write(tmp, table, axes, grid, man))

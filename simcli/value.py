@@ -369,24 +369,15 @@ CARD_METHODS = (
 def rerender_value(folder: Path) -> ValueResult:
     """Re-render a finished value folder's verdicts, charts and reports from its tables
     (each checked against the SHA-256 simcli recorded when it wrote it)."""
-    from simcli.runfolder import check_recorded, read_json, render_in_place
+    from simcli.runfolder import load_tables, render_in_place
 
-    man = read_json(folder / "manifest.json", "manifest")
-    if not isinstance(man, dict) or man.get("kind") != "value":
-        raise UserError(f"{folder}/manifest.json is not a value run's manifest")
     names = ("restricted", "removal", "cards")
-    check_recorded(folder, ("manifest.json", *(f"tables/{n}.parquet" for n in names)))
-    game = get_game(str(man.get("game")))
-    man.setdefault("thresholds", {"dominant": DOMINANT_POINTS, "gap": GAP_POINTS})
-    frames = {}
-    for name in names:
-        path = folder / "tables" / f"{name}.parquet"
-        try:
-            frames[name] = pl.read_parquet(path) if path.is_file() else pl.DataFrame()
-        except Exception as exc:  # polars raises its own error types for a damaged file
-            raise UserError(f"{path} cannot be read: {exc}") from None
+    man, tables = load_tables(folder, "value", tuple(f"tables/{n}.parquet" for n in names))
+    frames = {n: tables[f"tables/{n}.parquet"] for n in names}
     if not frames["restricted"].height:
         raise UserError(f"{folder}/tables/restricted.parquet is missing or empty")
+    game = get_game(str(man.get("game")))
+    man.setdefault("thresholds", {"dominant": DOMINANT_POINTS, "gap": GAP_POINTS})
 
     def write(tmp: Path) -> None:
         _write(tmp, game, frames["restricted"], frames["removal"], frames["cards"], man)

@@ -7,18 +7,17 @@ import math
 
 import numpy as np
 import polars as pl
-from scipy import special
 
 from reports import sections as S
 from reports.stats import (
     Estimate,
     binomial_p,
     holm,
+    interval_p,
     mean_from_moments,
     newcombe,
     rate,
     ratio_rate,
-    z_value,
 )
 from reports.summary import LongTable
 
@@ -121,7 +120,7 @@ def card_table(s: dict, long: LongTable) -> pl.DataFrame:
     for r in rows:  # edge over the fair share of its rounds, tested against 0 (Holm)
         r["edge_ci_low"] = r["round_ci_low"] - r["round_fair_share"]
         r["edge_ci_high"] = r["round_ci_high"] - r["round_fair_share"]
-        r["edge_p_value"] = (_edge_p(r["round_edge"], r["edge_ci_low"], r["edge_ci_high"])
+        r["edge_p_value"] = (interval_p(r["round_edge"], r["edge_ci_low"], r["edge_ci_high"])
                              if r["fielded"] >= MIN_FIELDED else math.nan)
     for r, p_adj in zip(rows, holm([r["edge_p_value"] for r in rows]), strict=True):
         r["edge_p_adjusted"] = p_adj
@@ -130,12 +129,6 @@ def card_table(s: dict, long: LongTable) -> pl.DataFrame:
 
 
 EDGE_FLAG = "differs from fair (99%)"
-
-
-def _edge_p(edge: float, lo: float, hi: float) -> float:
-    """Two-sided normal p-value of 'edge is 0' from its 95% interval."""
-    se = (hi - lo) / (2 * z_value(0.95))
-    return float(special.erfc(abs(edge) / se / math.sqrt(2))) if se > 0 else math.nan
 
 
 def clan_total_table(s: dict, long: LongTable) -> pl.DataFrame:
