@@ -175,7 +175,8 @@ def run_ladder(game_name: str, policies: list[str], *, n: int | None, players: i
             "cores": os.cpu_count(), "seconds": round(time.perf_counter() - t0, 2),
             "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         }
-        write_ladder(folder.path, game, fitted, balance, manifest)
+        rt, bt = tables(fitted, balance)
+        write_ladder(folder.path, game, rt, bt, manifest)
         write_json(folder.path / "manifest.json", manifest)
         final = folder.commit()
     except BaseException:
@@ -253,10 +254,10 @@ def apart(ratings: pl.DataFrame) -> str:
             + "; ".join(close) + ".")
 
 
-def write_ladder(folder: Path, game: Game, fitted: list[Rating],
-                 balance: dict[str, Fairness], manifest: dict) -> None:
-    """Tables, charts, report.md and report.html of a ladder."""
-    rt, bt = tables(fitted, balance)
+def write_ladder(folder: Path, game: Game, rt: pl.DataFrame, bt: pl.DataFrame,
+                 manifest: dict) -> None:
+    """Tables, charts, report.md and report.html of a ladder, from its ratings and
+    balance-by-policy tables (see tables)."""
     tdir = folder / "tables"
     tdir.mkdir()
     for name, df in (("ratings", rt), ("balance_by_policy", bt)):
@@ -323,3 +324,42 @@ METHODS = (
     "Balance by policy: every seat plays the policy; seat rates have Wilson intervals, "
     "flags are exact binomial tests against the fair share, Holm-adjusted, at 99%, and "
     "the balance interval is that of the run reports.")
+
+
+@dataclass
+class LadderReport:
+    """A finished ladder folder's tables as simcli wrote them, and its manifest."""
+
+    folder: Path
+    ratings: pl.DataFrame
+    balance: pl.DataFrame
+    manifest: dict[str, Any]
+
+
+def rerender_ladder(folder: Path) -> LadderReport:
+    """Re-render a finished ladder folder's tables, charts and reports from its ratings and
+    balance-by-policy tables (each checked against the SHA-256 simcli recorded when it
+    wrote it)."""
+    from simcli.runfolder import load_tables, need_fields, need_table, render_in_place
+
+    paths = {n: f"tables/{n}.parquet" for n in ("ratings", "balance_by_policy")}
+    man, loaded = load_tables(folder, "ladder", tuple(paths.values()))
+    need_fields(man, folder, "ladder", {
+        "game": str, "anchor": str, "players": int, "deals_per_pairing": int,
+        "self_play_games": int, "seed": int, "tool_version": str})
+    conv = man.get("convergence")  # none in a folder of a simcli without --converge
+    if conv is not None and not (isinstance(conv, dict) and isinstance(conv.get("text"), str)):
+        raise UserError(f"{folder}: damaged ladder folder: its convergence check has no text")
+    rt, bt = loaded[paths["ratings"]], loaded[paths["balance_by_policy"]]
+    need_table(rt, folder / paths["ratings"], numbers=("elo", "ci_low", "ci_high"),
+               texts=("policy",))
+    need_table(bt, folder / paths["balance_by_policy"],
+               numbers=("elo", "balance", "balance_ci_low", "balance_ci_high", "fair_share",
+                        "games", "seat1", "seat1_ci_low", "seat1_ci_high"),
+               texts=("policy", "flagged_seats"), maybe_null=("fair_share",))
+    if sorted(rt["policy"]) != sorted(bt["policy"]):
+        raise UserError(f"{folder}: damaged ladder folder: its ratings and balance tables "
+                        f"name different policies")
+    game = get_game(man["game"])
+    render_in_place(folder, lambda tmp: write_ladder(tmp, game, rt, bt, man))
+    return LadderReport(folder, rt, bt, man)

@@ -42,6 +42,9 @@ MARKER = ".simcli-partial"  # in a folder simcli is writing; locked while its ru
 PARTIAL = ".partial"
 COMMITTED: list[Path] = []  # finished folders this process put in place (for messages)
 RENDER_SCRATCH = re.compile(r"^\.render-partial-(\d+)$")  # simcli report's scratch folder
+OLDER = "was written by an older simcli (or damaged); run it again"  # a field it lacks
+TYPE_WORDS = {str: "text", int: "a whole number", float: "a number", dict: "a table",
+              list: "a list", type(None): "null"}  # a manifest value's type in an error
 
 
 def read_json(path: Path, what: str) -> Any:
@@ -888,9 +891,10 @@ def render_in_place(folder: Path, write: Any) -> None:
 
 
 def load_tables(folder: Path, kind: str, names: tuple[str, ...]) -> tuple[dict, dict]:
-    """(manifest, {name: table}) of a finished folder of `kind` (a sweep, a value run) to
-    re-render: the manifest and each Parquet table that exists are checked against the
-    SHA-256 simcli recorded when it wrote them; a table not there is an empty frame."""
+    """(manifest, {name: table}) of a finished folder of `kind` (a sweep, ladder, tune or
+    value run) to re-render: the manifest and each Parquet table that exists are checked
+    against the SHA-256 simcli recorded when it wrote them; a table not there is an empty
+    frame."""
     import polars as pl
 
     man = read_json(folder / MANIFEST, "manifest")
@@ -905,3 +909,43 @@ def load_tables(folder: Path, kind: str, names: tuple[str, ...]) -> tuple[dict, 
         except Exception as exc:  # polars raises its own error types for a damaged file
             raise UserError(f"{path} cannot be read: {exc}") from None
     return man, tables
+
+
+def need_fields(man: dict[str, Any], folder: Path, kind: str,
+                fields: dict[str, type | tuple[type, ...]], within: str = "") -> None:
+    """UserError naming the first manifest key of `fields` that is missing (an older
+    simcli's folder) or whose value is not of the type or types given (a damaged one).
+    `within` names the manifest entry `man` is, when it is not the manifest itself."""
+    for key, types in fields.items():
+        allowed = types if isinstance(types, tuple) else (types,)
+        name = f"{within}.{key}" if within else key
+        if key not in man:
+            raise UserError(f"{folder}/{MANIFEST} has no '{name}': the {kind} folder {OLDER}")
+        value = man[key]
+        if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+            what = " or ".join(TYPE_WORDS.get(t, t.__name__) for t in allowed)
+            raise UserError(f"{folder}: damaged {kind} folder: '{name}' in {MANIFEST} is not "
+                            f"{what}")
+
+
+def need_table(table: Any, path: Path, *, numbers: tuple[str, ...] = (),
+               texts: tuple[str, ...] = (), maybe_null: tuple[str, ...] = ()) -> None:
+    """UserError unless `table` (read from `path`) has rows and each named column, of
+    numbers or of text, with no empty cell outside the `maybe_null` columns."""
+    import polars as pl
+
+    if not table.height:
+        raise UserError(f"{path} is missing or empty, and the folder cannot be re-rendered "
+                        f"without it; run it again")
+    for col in (*numbers, *texts):
+        dtype = table.schema.get(col)
+        if dtype is None:
+            raise UserError(f"{path} has no column '{col}': the folder {OLDER}")
+        if col in numbers:
+            ok = dtype.is_numeric() or dtype == pl.Null
+        else:
+            ok = dtype == pl.String or dtype == pl.Null
+        if not ok or (col not in maybe_null and table[col].null_count()):
+            raise UserError(f"{path}: column '{col}' has empty cells or is not "
+                            f"{'numbers' if col in numbers else 'text'}; the folder was "
+                            f"damaged (run it again)")

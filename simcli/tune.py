@@ -404,3 +404,43 @@ def confirm_text(c: dict) -> str:
     unit = c.get("unit", "")
     return (f"{c['metric']} = {value_text(c['value'], unit)} (95% CI "
             f"{interval_text(c['ci_low'], c['ci_high'], unit)})")
+
+
+@dataclass
+class TuneReport:
+    """A finished tune folder's search trace as simcli wrote it, its confirmation run and
+    its manifest."""
+
+    folder: Path
+    confirm: dict[str, Any]
+    table: pl.DataFrame
+    manifest: dict[str, Any]
+
+
+def rerender_tune(folder: Path) -> TuneReport:
+    """Re-render a finished tune folder's tables, chart and reports from its trace table
+    (checked against the SHA-256 simcli recorded when it wrote it) and the confirmation run
+    its manifest records."""
+    from simcli.runfolder import load_tables, need_fields, need_table, render_in_place
+
+    name = "tables/trace.parquet"
+    man, loaded = load_tables(folder, "tune", (name,))
+    need_fields(man, folder, "tune", {
+        "game": str, "params": list, "objective": str, "candidates": int, "spent": int,
+        "seed": int, "tool_version": str, "best_rules": dict, "confirm": dict})
+    confirm = man["confirm"]
+    need_fields(confirm, folder, "tune", {
+        "setting": str, "playouts": int, "metric": str,
+        "target": (int, float, type(None)), "value": (int, float, type(None)),
+        "ci_low": (int, float, type(None)), "ci_high": (int, float, type(None))}, "confirm")
+    if not isinstance(confirm.get("unit", ""), str) or not all(
+            isinstance(p, str) for p in man["params"]):  # no unit: an older simcli's
+        raise UserError(f"{folder}: damaged tune folder: its params or the confirmation's "
+                        f"unit are not text")
+    trace = loaded[name]
+    need_table(trace, folder / name, numbers=("round", "playouts", "metric", "ci_low",
+                                              "ci_high", "score"),
+               texts=("setting",), maybe_null=("metric", "ci_low", "ci_high"))
+    game = get_game(man["game"])
+    render_in_place(folder, lambda tmp: _write(tmp, game, trace, confirm, man))
+    return TuneReport(folder, confirm, trace, man)
