@@ -801,14 +801,16 @@ def study(
 
 @app.command()
 def report(
-    folder: Annotated[Path, typer.Argument(help="A finished run, sweep or value folder.")],
+    folder: Annotated[Path, typer.Argument(help="A finished run, sweep, ladder, tune or "
+                                           "value folder.")],
     html: Annotated[bool, typer.Option("--html", help="Also write report.html: one "
                                        "self-contained file with charts and a methods "
-                                       "section.")] = False,
+                                       "section (a ladder, tune or value folder always "
+                                       "gets one; a sweep has none).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
-    """Re-render tables, charts and report.md (and report.html) of a finished run, sweep or
-    value folder from its saved statistics."""
+    """Re-render tables, charts and report.md (and report.html) of a finished run, sweep,
+    ladder, tune or value folder from its saved statistics."""
     from simcli.run import rerender
     from simcli.runfolder import MANIFEST, read_json
 
@@ -818,7 +820,8 @@ def report(
         from simcli.sweep import rerender_sweep
 
         if html:
-            raise UserError("a sweep's report is report.md; --html is for run folders")
+            raise UserError("a sweep's report is report.md; --html is for run folders (a "
+                            "ladder, tune or value folder always gets report.html)")
         res = rerender_sweep(folder)
         if as_json:
             out.print_json(strict_json({"folder": str(folder), "table": res.table.to_dicts()}))
@@ -839,6 +842,27 @@ def report(
             return
         out.print(f"Value: {folder / 'report.md'} and {folder / 'report.html'}",
                   highlight=False, markup=False)
+        return
+    if isinstance(doc, dict) and doc.get("kind") == "ladder":
+        from simcli.ladder import rerender_ladder, trend
+
+        lad = rerender_ladder(folder)
+        if as_json:
+            out.print_json(strict_json({"folder": str(folder), "ratings": lad.ratings.to_dicts(),
+                                        "balance": lad.balance.to_dicts(),
+                                        "balance_vs_skill": trend(lad.balance, lad.ratings)}))
+            return
+        _print_ladder(folder, lad.manifest, lad.ratings, lad.balance)
+        return
+    if isinstance(doc, dict) and doc.get("kind") == "tune":
+        from simcli.tune import rerender_tune
+
+        tuned = rerender_tune(folder)
+        if as_json:
+            out.print_json(strict_json({"folder": str(folder), "confirm": tuned.confirm,
+                                        "trace": tuned.table.to_dicts()}))
+            return
+        _print_tune(folder, tuned.confirm)
         return
     result = rerender(folder, html=html)
     if as_json:
@@ -958,8 +982,16 @@ def ladder(
                                     "ratings": rt.to_dicts(), "balance": bt.to_dicts(),
                                     "balance_vs_skill": trend(bt, rt)}))
         return
-    table = _table(f"ladder of {res.manifest['game']}", ("policy", "Elo", "95% interval",
-                                                          "balance", "flagged seats"))
+    _print_ladder(res.folder, res.manifest, rt, bt)
+
+
+def _print_ladder(folder: Path, manifest: dict, rt, bt) -> None:
+    """A ladder's ratings and balance table, its balance-vs-skill sentence and where its
+    report is (for ladder and report)."""
+    from simcli.ladder import trend
+
+    table = _table(f"ladder of {manifest['game']}", ("policy", "Elo", "95% interval",
+                                                     "balance", "flagged seats"))
     interval = {r["policy"]: (r["ci_low"], r["ci_high"]) for r in rt.iter_rows(named=True)}
     for r in bt.sort("elo", descending=True).iter_rows(named=True):
         lo, hi = interval[r["policy"]]
@@ -967,10 +999,10 @@ def ladder(
                      f"{r['balance']:.3f}", r["flagged_seats"] or "none"))
     _print_table(table)
     out.print(trend(bt, rt), highlight=False, markup=False, soft_wrap=True)
-    conv = res.manifest.get("convergence")
+    conv = manifest.get("convergence")
     if conv:
         out.print(conv["text"], highlight=False, markup=False, soft_wrap=True)
-    out.print(f"Ladder: {res.folder / 'report.md'}", highlight=False, markup=False)
+    out.print(f"Ladder: {folder / 'report.md'}", highlight=False, markup=False)
 
 
 @app.command()
@@ -1078,7 +1110,7 @@ def tune(
 ) -> None:
     """Search content numbers or rule options for the setting that best meets an
     objective (successive halving on common seeds, then a confirmation run)."""
-    from simcli.tune import confirm_text, run_tune
+    from simcli.tune import run_tune
 
     for name, v in (("-n", n), ("--budget", budget)):
         if v is not None and not 0 < v <= MAX_PLAYOUT:
@@ -1092,11 +1124,18 @@ def tune(
         out.print_json(strict_json({"folder": str(res.folder), "manifest": res.manifest,
                                     "confirm": res.confirm, "trace": res.table.to_dicts()}))
         return
-    c = res.confirm
+    _print_tune(res.folder, res.confirm)
+
+
+def _print_tune(folder: Path, c: dict) -> None:
+    """A tune's confirmed best setting and where its content and report are (for tune and
+    report)."""
+    from simcli.tune import confirm_text
+
     out.print(f"Best: {c['setting']} -> {confirm_text(c)} on {c['playouts']:,} fresh playouts",
               highlight=False, markup=False, soft_wrap=True)
-    out.print(f"Content with the setting: {res.folder / 'best.toml'}; report: "
-              f"{res.folder / 'report.md'}", highlight=False, markup=False)
+    out.print(f"Content with the setting: {folder / 'best.toml'}; report: "
+              f"{folder / 'report.md'}", highlight=False, markup=False)
 
 
 @app.command()

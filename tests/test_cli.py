@@ -452,10 +452,10 @@ def test_json_with_markdown_on_stdout_is_refused(tmp_path):
 
 
 def test_report_names_the_kind_of_a_folder_that_is_not_a_run(tmp_path):
-    out = tmp_path / "lad"
+    out = tmp_path / "st"
     (out).mkdir()
-    (out / "manifest.json").write_text('{"tool": "simcli", "kind": "ladder"}')
-    assert "is a ladder folder, not a run" in one_line_error(invoke("report", out))
+    (out / "manifest.json").write_text('{"tool": "simcli", "kind": "study"}')
+    assert "is a study folder, not a run" in one_line_error(invoke("report", out))
     assert "check spec" in one_line_error(invoke("check", tmp_path / "none.toml"))
 
 
