@@ -318,7 +318,7 @@ def offer_greedy(st, p, forbid):
     return PASS
 
 
-@kernel(inline=True)
+@kernel
 def choose(st, forbid):
     """The action the seat to act chooses under its policy (st.pol)."""
     p = st.actor[0]

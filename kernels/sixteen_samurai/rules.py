@@ -1062,7 +1062,7 @@ def is_over(st):
     return st.phase[0] == OVER
 
 
-@kernel(inline=True)
+@kernel
 def apply(st, a):
     """The seat to act takes action a; the game runs on to the next decision or the end."""
     ph = st.phase[0]
@@ -1186,7 +1186,7 @@ def option_of(st, a):
     return NONE
 
 
-@kernel(inline=True)
+@kernel
 def outcome(st, out):
     """out[s] = 1.0 for the winning seat, else 0."""
     for s in range(out.shape[0]):
