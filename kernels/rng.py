@@ -120,6 +120,15 @@ def new_states(faces, lanes):
     return states
 
 
+def stream_states(faces: int, lanes: int) -> np.ndarray:
+    """`new_states(faces, lanes)` for Python callers, made with numpy: the same array, and
+    no compiled entry (numba's allocation code and its error messages cost about a CPU
+    second cold)."""
+    states = np.zeros((lanes, STATE_SIZE), np.uint64)
+    states[:, _BITS] = np.uint64(die_bits.py_func(faces))
+    return states
+
+
 @kernel
 def seed_lanes(states, seed, index):
     """Key row l of `states` to the stream (seed, index, lane l): independent streams of one
@@ -256,10 +265,11 @@ def peek_die(state, k, faces, i):
     return d
 
 
-@kernel(alloc=True)
-def rotation_lanes(P, pol, rotation, size):
+def rotation_lanes(P: int, pol: np.ndarray, rotation: int, size: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """(policy per seat, stream lane per seat) when player j, with policy pol[j] and its own
-    stream lane j, sits at seat (j + rotation) % P; arrays of length `size`."""
+    stream lane j, sits at seat (j + rotation) % P; arrays of length `size`. Plain numpy:
+    a state is made in Python, and a compiled entry for it would cost a cold compile."""
     seat_pol = np.zeros(size, np.int64)
     lane = np.zeros(size, np.int64)
     for s in range(P):

@@ -33,7 +33,7 @@ from kernels.config import OVERLOAD
 from kernels.control import stopped
 from kernels.jit import kernel
 from kernels.ref import Ref
-from kernels.rng import below, new_states, next_u64, seed_lane, seed_lanes
+from kernels.rng import below, next_u64, seed_lane, seed_lanes, stream_states
 
 # --- hooks: each game overloads these for its state type (kernels/<game>/search_hooks.py)
 
@@ -210,7 +210,7 @@ def new_workspace(budget: int, scratch, max_actions: int, max_players: int,
                   stop: np.ndarray = control.STOP) -> Workspace:
     """Memory for searches of up to `budget` simulations on states like `scratch`, stopped
     early when stop[0] is set."""
-    return Workspace(new_tree(budget + 2), scratch, new_states(np.int64(0), np.int64(1)),
+    return Workspace(new_tree(budget + 2), scratch, stream_states(0, 1),
                      np.zeros(max_actions, np.int64), np.zeros(max_actions, np.int64),
                      np.zeros(max_actions, np.bool_), np.zeros(max_players, np.float64),
                      np.zeros(1, np.int64), np.zeros(max_actions, np.int64), stop)

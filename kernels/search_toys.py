@@ -17,14 +17,14 @@ import numpy as np
 
 from kernels import search
 from kernels.jit import kernel
-from kernels.rng import below, new_states, seed_lanes, shuffle
+from kernels.rng import below, seed_lanes, shuffle, stream_states
 
 Nim = namedtuple("Nim", ["heap", "turn", "winner", "rng"])
 
 
 def new_nim(heap: int) -> Nim:
     return Nim(np.array([heap], np.int64), np.zeros(1, np.int64), np.full(1, -1, np.int64),
-               new_states(np.int64(0), np.int64(2)))
+               stream_states(0, 2))
 
 
 @kernel
@@ -102,7 +102,7 @@ HighCard = namedtuple("HighCard", ["card", "deck", "bet", "done", "rng"])
 def new_high_card() -> HighCard:
     return HighCard(np.zeros(2, np.int64), np.arange(10, dtype=np.int64),
                     np.full(1, -1, np.int64), np.zeros(1, np.bool_),
-                    new_states(np.int64(0), np.int64(3)))
+                    stream_states(0, 3))
 
 
 @kernel

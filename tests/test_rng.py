@@ -9,11 +9,13 @@ from scipy import stats
 from kernels.rng import (
     STREAM_LANE,
     new_state,
+    new_states,
     next_u64,
     philox,
     seed_lane,
     stream_at,
     stream_block,
+    stream_states,
 )
 
 U = np.uint64
@@ -100,3 +102,13 @@ def test_frequency_and_serial_tests_pass(lane_step):
     # every bit position is set half the time
     bits = np.array([((x >> U(b)) & U(1)).mean() for b in range(64)])
     assert np.all(np.abs(bits - 0.5) < 5 * 0.5 / np.sqrt(x.size))
+
+
+@pytest.mark.parametrize("faces", [0, 5, 6, 8, 12])
+@pytest.mark.parametrize("lanes", [1, 3])
+def test_stream_states_made_in_python_are_the_compiled_ones(faces, lanes):
+    # the games make their streams with numpy (no compiled entry); the compiled
+    # allocation is the reference
+    made = stream_states(faces, lanes)
+    assert made.dtype == np.uint64 and made.flags.c_contiguous and made.flags.writeable
+    assert np.array_equal(made, new_states(faces, lanes))

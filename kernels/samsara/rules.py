@@ -208,7 +208,7 @@ def new_state(start_cells: np.ndarray, step: np.ndarray, pi: np.ndarray, values:
         pi=np.ascontiguousarray(pi, np.int64), pol=seat_pol, lane=lane,
         values=np.ascontiguousarray(values, np.int64), pe=np.ascontiguousarray(pe, np.int64),
         weights=np.ascontiguousarray(weights, np.int64),
-        rng=np.stack([streams.new_state(6) for _ in range(LANES)]),
+        rng=streams.stream_states(6, LANES),
         log=log, log_n=log_n, aggs=aggs,
         pos=z(MAX_MARBLES, np.int64), keys=z(MAX_SEQ, np.int64), vals=z(MAX_SEQ, np.int64),
         pos2=z(MAX_MARBLES, np.int64), rkeys=z(MAX_SEQ, np.int64),

@@ -41,8 +41,7 @@ import numpy as np
 
 from kernels import events as ev
 from kernels.jit import kernel
-from kernels.rng import new_state as new_stream
-from kernels.rng import rotation_lanes, seed_lanes, shuffle
+from kernels.rng import rotation_lanes, seed_lanes, shuffle, stream_states
 from kernels.samurai_card_game.stats import (
     MAX_P,
     N_LEN,
@@ -245,9 +244,8 @@ def new_state(*, players: int, setc: np.ndarray, vmasks: np.ndarray, hand_size: 
         cfg=cfg, setc=np.asarray(setc, np.int64).copy(),
         vmasks=np.asarray(vmasks, np.int64).copy(), offs=np.array([1, -1, w, -w], np.int64),
         weights=np.asarray(weights, np.float64).copy(), kgroup=kgroup,
-        # one stream per player and a shared one, keyed by setup; made one by one, as
-        # rng.new_states' row copy compiles numba's error-message machinery (~1 s)
-        rng=np.stack([new_stream(0) for _ in range(MAX_P + 1)]),
+        # one stream per player and a shared one, keyed by setup
+        rng=stream_states(0, MAX_P + 1),
         cnt=cnt, seat=seat, grid=z(w * w, np.int32), fpos=np.full(w * w, -1, np.int32),
         front=z(ll, np.int32), filled=z(ll, np.int32), vill=z(nvr, VILL),
         openv=z(nvr, np.int32), vsum=z((nvr, N_VS), np.int64), esum=z((w * w, N_ES), np.int8),

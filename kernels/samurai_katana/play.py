@@ -46,7 +46,7 @@ def play_chunk(st, forbid, stop, seed, first, count, rows):
     return count
 
 
-# --- the Python handle's calls (simcli/games/samurai_katana.py) --------------------------
+# --- the Python handle's calls (simcli/games/samurai_katana/handle.py) ---
 class Call(IntEnum):
     """What `run` does: one call of the Python handle, or the fast path."""
 

@@ -12,7 +12,7 @@ random: at each step of its activation a uniform kind of action among those poss
   samurai and a castle half the time it can, placed on uniformly drawn territories;
   uniform combat choices; uses its reaction cards half the time; discards each card half
   the time in phase 4; as Emperor names clans at random.
-greedy: see POLICIES in simcli/games/samurai_katana.py.
+greedy: see POLICIES in simcli/games/samurai_katana/game.py.
 """
 
 import numpy as np

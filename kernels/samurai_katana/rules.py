@@ -398,7 +398,7 @@ def new_state(*, players: int, policies: np.ndarray, terr: np.ndarray, adj_start
               win: np.ndarray, aggs, log_capacity: int = 0, rotation: int = 0) -> State:
     """A state for games of this run, allocated once (`setup` starts each game). In
     rotation r player j (its policy and its random stream) sits at seat (j + r) % P."""
-    from kernels.rng import new_states, rotation_lanes
+    from kernels.rng import rotation_lanes, stream_states
 
     P = players
     T = terr.shape[0]
@@ -419,7 +419,7 @@ def new_state(*, players: int, policies: np.ndarray, terr: np.ndarray, adj_start
         pol=seat_pol, lane=lane, terr=c(terr), adj_start=c(adj_start), adj=c(adj),
         link_from=link_from, prov=c(prov), majors=c(majors), minors=c(minors),
         cards=c(cards), deck0=c(deck), pi=c(pi), pf=c(pf, np.float64),
-        win=c(win, np.float64), rng=new_states(0, MAX_P + 1),
+        win=c(win, np.float64), rng=stream_states(0, MAX_P + 1),
         bd=z((3, T)), pl=z((P, N_PL)), pcount=z((P, NP)), hand=z((P, D)), piles=z((2, D)),
         gs=z(N_G), src=z((P, len(Source))),
         hist=z(H_EMP + int(pi[PI_MAX_TURNS]) + 2),

@@ -1,7 +1,7 @@
 """Samurai & Katana statistics: the table every run's aggregates are built from.
 
 Each fixed dimension is an IntEnum whose members are the kernel's column indices; the
-other dimensions are sizes known at run time (`sizes` in simcli/games/samurai_katana.py):
+other dimensions are sizes known at run time (`sizes` in simcli/games/samurai_katana/game.py):
 "seat" (6, the most players), "length" (N_LEN bins of turns), "margin" (N_MARGIN bins of
 Honor), "income" (N_INCOME bins of starting taxes), "territory" (the map's territories),
 "cluster" (N_CLUSTER bins), "catch_turn" (turns 0 .. the safety cap), "card" (the deck's

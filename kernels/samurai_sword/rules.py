@@ -331,7 +331,7 @@ def new_state(*, players: int, policies: np.ndarray, roles: np.ndarray, honor: n
     g["role_mult"] = mult
     g["char_res"][:NC] = ch_res
     g["char_abil"][:NC] = ch_abil
-    g["rng"][:] = streams.new_state(0)  # every lane un-keyed (seed_lanes keys them)
+    g["rng"][:] = streams.stream_states(0, 1)[0]  # every lane un-keyed (seed_lanes keys them)
     log, _ = ev.new_log(log_rows)
     return State(seats=seats, game=game, log=log, legal=np.zeros(n_actions(T), np.int64),
                  aggs=aggs)

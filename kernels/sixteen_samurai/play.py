@@ -73,7 +73,7 @@ def play_chunk(st, forbid, stop, seed, first, count, rows):
     return count
 
 
-# --- the Python handle's calls (simcli/games/sixteen_samurai.py) --------------------------
+# --- the Python handle's calls (simcli/games/sixteen_samurai/handle.py) ---
 class Call(IntEnum):
     """What `run` does: one call of the Python handle, or the fast path."""
 

@@ -13,7 +13,7 @@ declaration cannot be skipped); `simcli value` forbids one option at a time.
 random: uniform at every decision: any face-up samurai, any ability, any samurai in hand
   then no card or any before-rolling card it holds, and at every offer uniformly among
   passing and each playable after-rolling card (Bushido: each rerollable target).
-greedy: see POLICIES in simcli/games/sixteen_samurai.py.
+greedy: see POLICIES in simcli/games/sixteen_samurai/game.py.
 """
 
 import numpy as np

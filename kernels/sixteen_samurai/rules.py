@@ -249,7 +249,7 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
     """A state for games of this run, allocated once (`setup` starts each game). In
     rotation r player j (its policy and its random stream) sits at seat (j + r) % P.
     battle_n: copies of each battle card in every clan (None: one of each, as printed)."""
-    from kernels.rng import new_states, rotation_lanes
+    from kernels.rng import rotation_lanes, stream_states
 
     P = players
     R = ratings.shape[0]
@@ -279,7 +279,7 @@ def new_state(*, players: int, policies: np.ndarray, ratings: np.ndarray,
         fb_bar=one(int(fb_bar)), max_rounds=one(max_rounds),
         margin=one(margin, np.float64), odds=np.ascontiguousarray(odds, np.float64),
         tops=np.ascontiguousarray(tops, np.float64),
-        rng=new_states(faces, MAX_P + 1),
+        rng=stream_states(faces, MAX_P + 1),
         phase=one(OVER), actor=one(-1), auto=z(1), turn=z(1),
         perm=z(R), avail=z(P * clan), avail_n=z(1), pick=z(1),
         owner=np.full(R, -1, np.int64), pickno=z(R),

@@ -1,7 +1,7 @@
 """Sixteen Samurai statistics: the table every run's aggregates are built from.
 
 Each fixed dimension is an IntEnum whose members are the kernel's column indices; the
-other dimensions are sizes known at run time (`sizes` in simcli/games/sixteen_samurai.py):
+other dimensions are sizes known at run time (`sizes` in simcli/games/sixteen_samurai/game.py):
 "seat" (4, the most players), "length" (N_LEN bins), "round" (N_DECL bins), "participants"
 (0-4), "card" (roster size), "clan_total" (bins of a clan's ability total) and
 "fb_players" (0-4).
