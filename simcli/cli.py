@@ -864,6 +864,12 @@ def report(
             return
         _print_tune(folder, tuned.confirm)
         return
+    if isinstance(doc, dict) and doc.get("kind") == "study":
+        games = sorted(p.name for p in folder.iterdir() if (p / MANIFEST).is_file())
+        one = folder / (games[0] if games else "GAME")
+        raise UserError(f"{folder} is a study folder: each game in it is a run folder that "
+                        f"simcli report re-renders (simcli report {one}); the study's own "
+                        f"report.md is written only by simcli study")
     result = rerender(folder, html=html)
     if as_json:
         out.print_json(strict_json({"run_folder": str(folder), "summary": result.summary.json,

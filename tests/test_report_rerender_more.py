@@ -152,4 +152,6 @@ def test_a_run_folder_still_re_renders(tmp_path):
     study = tmp_path / "study"
     study.mkdir()
     (study / MANIFEST).write_text('{"tool": "simcli", "kind": "study"}')
-    assert "is a study folder, not a run" in one_line_error(invoke("report", study))
+    said = one_line_error(invoke("report", study))
+    assert "is a study folder: each game in it is a run folder" in said
+    assert f"simcli report {study / 'GAME'}" in said
