@@ -10,14 +10,17 @@ itself a namedtuple (`st.aggs`, `ss.st`) reads as a Ref too, so nothing is copie
 
 A Ref is valid while the entry point that made it runs, and only inside compiled code; the
 kernels never return one or keep one in an array. The tuple's fields (array headers: data
-pointers, shapes) never change after `ref`, only the arrays' contents.
+pointers, shapes) never change after `ref`, only the arrays' contents. So a compiled
+function's Ref parameters are marked `noalias` (nothing else writes what they point at:
+nothing writes it at all), which lets LLVM keep array headers read through a Ref in
+registers across stores into the arrays' contents.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from numba.core import cgutils, types
+from numba.core import callconv, cgutils, types
 from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
 from numba.core.typing.templates import AttributeTemplate
 from numba.extending import infer_getattr, intrinsic, models, register_model
@@ -112,3 +115,34 @@ def deref(typingctx, r):
         return impl_ret_borrowed(context, builder, r.inner, value)
 
     return r.inner(r), codegen
+
+
+def _mark_noalias() -> bool:
+    """Mark every Ref parameter of compiled functions `noalias` (module docstring); False,
+    changing nothing, where this numba lacks the calling-convention parts it uses."""
+    conv = callconv.CPUCallConv
+    if getattr(conv, "_ref_noalias", False):
+        return True
+    if not (hasattr(conv, "decorate_function") and hasattr(conv, "_get_arg_packer")):
+        return False
+    plain = conv.decorate_function
+
+    def decorate_function(self, fn, args, fe_argtypes, noalias=False):
+        plain(self, fn, args, fe_argtypes, noalias)
+        if any(isinstance(t, Ref) for t in fe_argtypes):
+            unflattener = getattr(self._get_arg_packer(fe_argtypes), "_unflattener", None)
+            if unflattener is None:
+                return
+            grouped = list(unflattener.unflatten(self.get_arguments(fn)))
+            if len(grouped) != len(fe_argtypes):
+                return
+            for t, arg in zip(fe_argtypes, grouped, strict=True):
+                if isinstance(t, Ref):
+                    arg.add_attribute("noalias")
+
+    conv.decorate_function = decorate_function
+    conv._ref_noalias = True
+    return True
+
+
+_mark_noalias()
