@@ -812,7 +812,7 @@ def report(
     """Re-render tables, charts and report.md (and report.html) of a finished run, sweep,
     ladder, tune or value folder from its saved statistics."""
     from simcli.run import rerender
-    from simcli.runfolder import MANIFEST, read_json
+    from simcli.runfolder import AGGREGATES, MANIFEST, read_json
 
     manifest = folder / MANIFEST
     doc = read_json(manifest, "manifest") if manifest.is_file() else None
@@ -864,7 +864,7 @@ def report(
             return
         _print_tune(folder, tuned.confirm)
         return
-    if isinstance(doc, dict) and doc.get("kind") == "study":
+    if isinstance(doc, dict) and doc.get("kind") == "study" and not (folder / AGGREGATES).exists():
         games = sorted(p.name for p in folder.iterdir() if (p / MANIFEST).is_file())
         one = folder / (games[0] if games else "GAME")
         raise UserError(f"{folder} is a study folder: each game in it is a run folder that "

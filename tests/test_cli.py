@@ -455,7 +455,8 @@ def test_report_names_the_kind_of_a_folder_that_is_not_a_run(tmp_path):
     out = tmp_path / "st"
     (out).mkdir()
     (out / "manifest.json").write_text('{"tool": "simcli", "kind": "study"}')
-    assert "is a study folder, not a run" in one_line_error(invoke("report", out))
+    assert "is a study folder: each game in it is a run folder" in one_line_error(
+        invoke("report", out))
     assert "check spec" in one_line_error(invoke("check", tmp_path / "none.toml"))
 
 

@@ -325,7 +325,7 @@ def test_deck_running_out_mid_placement_leaves_the_other_cell_empty():
 def test_greedy_places_the_village_where_its_influence_gains(rule):
     # greedy (seat 1) opens (1, 1) next to its strong helmet and (-1, 1) next to a rival
     deck = [mask_of(RICE), mask_of(HELMET), mask_of(BUDDHA)]
-    b = KBoard(deck=deck, rules=(rule,), seats=("random", "greedy"))
+    b = KBoard(deck=deck, rules=(rule,), seats=("random", "greedy", "random"))
     b.set_counter("vtop", 1)
     b.village(0, 0, RICE)
     b.card(1, 0, 0, HELMET, 1)
