@@ -157,7 +157,7 @@ def test_no_peeking_hidden_information_does_not_change_the_choice(peek):
                         assert a == b, (h.phase(), a, b)
                     h.apply(a)
                 else:
-                    h.apply(h._call(Call.CHOOSE) if me != 1 else h.choose())
+                    h.apply(h._k(Call.CHOOSE) if me != 1 else h.choose())
     finally:
         SH.PEEK = old
     assert checked >= 30
@@ -174,7 +174,7 @@ def _final_battle_handle(seats):
         while not h.is_over():
             if h.phase() == "final declare" and h.current_player() == 0:
                 return h
-            h.apply(h._call(Call.CHOOSE))
+            h.apply(h._k(Call.CHOOSE))
     raise AssertionError("no Final Battle declaration by seat 1 found")
 
 
@@ -198,7 +198,7 @@ def test_the_search_declares_the_ability_that_wins_the_last_duel(budget):
     assert h.choose() in good
     # greedy declares the same (its best samurai's best ability): a sanity check
     st.pol[0] = KP.GREEDY
-    assert h._call(Call.CHOOSE) in good
+    assert h._k(Call.CHOOSE) in good
 
 
 def test_workspace_counts_simulated_moves_and_bench_reports_them():
@@ -219,7 +219,7 @@ def _greedy_choice(h):
     streams are untouched)."""
     other = clone(h)
     other.st.pol[int(other.st.actor[0])] = KP.GREEDY
-    return other._call(Call.CHOOSE)
+    return other._k(Call.CHOOSE)
 
 
 @pytest.mark.parametrize("z", [None, 1e9])
@@ -248,7 +248,7 @@ def test_the_lookahead_deviates_from_greedy_only_when_its_paired_samples_say_so(
                     spread += s2 / k - (s1 / k) ** 2 > 1e-12
                 h.apply(a)
             else:
-                h.apply(h.choose() if h.current_player() == 0 else h._call(Call.CHOOSE))
+                h.apply(h.choose() if h.current_player() == 0 else h._k(Call.CHOOSE))
     finally:
         SH.Z = old
     assert checked > 10

@@ -90,19 +90,22 @@ class GameHandle(ABC):
     log_n: np.ndarray
     record_options: bool = False  # log every legal action of each decision, in words
     seen_by: int | None = None  # log this seat's (from 0) observation at its decisions
+    calls: Any = None  # the game's kernel calls (play.Call: TO_MOVE, LEGAL, APPLY, ...)
+    decisions: int = 0  # actions applied so far (keys a search player's streams)
 
     # --- hooks (a call into the game's kernels each) ---
-    @abstractmethod
     def current_player(self) -> int:
         """Seat (from 0) of the player to act; -1 when the game is over."""
+        return self._k(self.calls.TO_MOVE)
 
-    @abstractmethod
     def _legal(self, out: np.ndarray) -> int:
         """Fill `out` with the legal actions of the player to act; return how many."""
+        return self._k(self.calls.LEGAL, out=out)
 
-    @abstractmethod
     def _apply(self, action: int) -> None:
         """Apply a legal action (chance events resolve inside, from the game's streams)."""
+        self._k(self.calls.APPLY, action)
+        self.decisions += 1
 
     @abstractmethod
     def _choose(self) -> int:

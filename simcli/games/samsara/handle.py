@@ -74,6 +74,7 @@ class SamsaraHandle(GameHandle):
     players.choose), with its game log in words."""
 
     max_actions = R.MAX_SEQ
+    calls = Call
 
     def __init__(self, game: Samsara, prep: Prepared, seed: int, playout: int,
                  rotation: int = 0, log_capacity: int = 20_000) -> None:
@@ -94,16 +95,6 @@ class SamsaraHandle(GameHandle):
         self._k(Call.SETUP, self.playout)
 
     # --- hooks ---
-    def current_player(self) -> int:
-        """Seat (from 0) to act; -1 when the playout is over."""
-        return self._k(Call.TO_MOVE)
-
-    def _legal(self, out: np.ndarray) -> int:
-        return self._k(Call.LEGAL, out=out)
-
-    def _apply(self, action: int) -> None:
-        self._k(Call.APPLY, action)
-
     def _choose(self) -> int:
         seat = int(self.st.player[0])
         budget, c, rollout = self.search

@@ -94,6 +94,8 @@ def village_name(mask: int) -> str:
 class SamuraiCardHandle(GameHandle):
     """One game of Samurai: The Card Game, driven step by step through its kernels."""
 
+    calls = Call
+
     def __init__(self, game: SamuraiCardGame, prep: Prepared, seed: int, playout: int,
                  rotation: int = 0, log_capacity: int = LOG_CAPACITY, room: int = 0) -> None:
         """Playout `playout` of the run keyed by `seed`, after setup; `room` adds rows for
@@ -121,12 +123,6 @@ class SamuraiCardHandle(GameHandle):
         """Seat (from 0) to act; -1 once the game is over."""
         c = self.st.cnt[0]
         return -1 if c["over"] else int(c["cur"])
-
-    def _legal(self, out: np.ndarray) -> int:
-        return self._k(Call.LEGAL, out=out)
-
-    def _apply(self, action: int) -> None:
-        self._k(Call.APPLY, action)
 
     def _choose(self) -> int:
         seat = self.current_player()

@@ -35,6 +35,7 @@ class SamuraiKatanaHandle(GameHandle):
     """One Samurai & Katana game driven from Python through the compiled rules."""
 
     max_actions = 1 << 16
+    calls = Call
 
     def __init__(self, game: Game, prep: Prepared, seed: int, playout: int,
                  rotation: int = 0, forbid: np.ndarray | None = None) -> None:
@@ -50,17 +51,7 @@ class SamuraiKatanaHandle(GameHandle):
         self._out, self._fout = self.k.out, self.k.fout
         self._k(Call.SETUP, playout)
 
-    def _call(self, call: Call, a: int = 0, out: np.ndarray | None = None) -> int:
-        return self._k(call, a, out)
-
     # --- hooks into the kernels ---
-    def current_player(self) -> int:
-        """Seat (from 0) to act; -1 when the game is over."""
-        return self._call(Call.TO_MOVE)
-
-    def _legal(self, out: np.ndarray) -> int:
-        return self._call(Call.LEGAL, out=out)
-
     def apply(self, action: int) -> None:
         """Apply the player to act's action; an illegal one raises IllegalAction. Discards
         are checked as a mask of the hand's positions (legal_actions lists the masks of the
@@ -75,11 +66,8 @@ class SamuraiKatanaHandle(GameHandle):
             f"any subset of the {n} cards in hand, as a mask 0 .. {(1 << n) - 1}",))
         self._apply(int(action))
 
-    def _apply(self, action: int) -> None:
-        self._call(Call.APPLY, action)
-
     def _choose(self) -> int:
-        return self._call(Call.CHOOSE)
+        return self._k(Call.CHOOSE)
 
     def is_over(self) -> bool:
         """Whether the game has ended."""
@@ -95,18 +83,18 @@ class SamuraiKatanaHandle(GameHandle):
 
     def option_of(self, action: int) -> int:
         """The option (index into rules.OPTIONS) an action of the player to act uses, or -1."""
-        return self._call(Call.OPTION, action)
+        return self._k(Call.OPTION, action)
 
     def row(self) -> dict[str, int]:
         """The finished game's --save-games row."""
         row = np.zeros(N_ROW, np.int64)
-        self._call(Call.ROW, out=row)
+        self._k(Call.ROW, out=row)
         return {c: int(v) for c, v in zip(self.game.row_columns, row, strict=True)}
 
     def outcome(self) -> dict[str, Any]:
         """Winners (seats from 1; several when equal after every tie-break), length in
         turns, Honor and clan points per seat."""
-        self._call(Call.OUTCOME)
+        self._k(Call.OUTCOME)
         P = self.prep.players
         st = self.st
         return {
@@ -277,10 +265,6 @@ class SearchHandle(SamuraiKatanaHandle):
         self.ws = KSP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
                                     SEARCH_TOP_K, TABLE, game.sizes(prep))
         self.root = KH.root_of(self.st, self.ws.scratch)
-
-    def _apply(self, action: int) -> None:
-        super()._apply(action)
-        self.decisions += 1
 
     def _choose(self) -> int:
         seat = self.current_player()

@@ -36,6 +36,8 @@ LOG_ROWS = 1 << 16
 class SwordHandle(GameHandle):
     """One Samurai Sword playout driven step by step, with its log in words."""
 
+    calls = Call
+
     def __init__(self, game: SamuraiSword, prep: Prepared, seed: int, playout: int,
                  rotation: int = 0) -> None:
         self.game = game
@@ -58,17 +60,6 @@ class SwordHandle(GameHandle):
         self._k(Call.SETUP, self.playout)
 
     # --- hooks ---
-    def current_player(self) -> int:
-        """Seat (from 0) that must decide now, on its turn or out of it; -1 when over."""
-        return self._k(Call.TO_MOVE)
-
-    def _legal(self, out: np.ndarray) -> int:
-        return self._k(Call.LEGAL, out=out)
-
-    def _apply(self, action: int) -> None:
-        self._k(Call.APPLY, action)
-        self.decisions += 1
-
     def _choose(self) -> int:
         seat = self._k(Call.TO_MOVE)
         budget, c, rollout = self.search

@@ -30,6 +30,7 @@ class SixteenSamuraiHandle(GameHandle):
     """One Sixteen Samurai game driven from Python through the compiled rules."""
 
     max_actions = 1024
+    calls = Call
 
     def __init__(self, game: Game, prep: Prepared, seed: int, playout: int,
                  rotation: int = 0, forbid: np.ndarray | None = None) -> None:
@@ -53,21 +54,7 @@ class SixteenSamuraiHandle(GameHandle):
         self.k.out = self._out
         self._k(Call.SETUP, self.playout)
 
-    def _call(self, call: Call, a: int = 0, out: np.ndarray | None = None) -> int:
-        return self._k(call, a, out)
-
     # --- hooks into the kernels ---
-    def current_player(self) -> int:
-        """Seat (from 0) to act; -1 when the game is over."""
-        return self._call(Call.TO_MOVE)
-
-    def _legal(self, out: np.ndarray) -> int:
-        return self._call(Call.LEGAL, out=out)
-
-    def _apply(self, action: int) -> None:
-        self._call(Call.APPLY, action)
-        self.decisions += 1
-
     def _choose(self) -> int:
         seat = int(self.st.actor[0])
         budget, c, rollout = self.search
@@ -76,7 +63,7 @@ class SixteenSamuraiHandle(GameHandle):
             return int(SP.search_choose(root, self.ws, self.forbid, self.seed, self.playout,
                                         np.int64(self.decisions), budget[seat], c[seat],
                                         rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
-        return self._call(Call.CHOOSE)
+        return self._k(Call.CHOOSE)
 
     def is_over(self) -> bool:
         """Whether the game has ended."""
@@ -96,7 +83,7 @@ class SixteenSamuraiHandle(GameHandle):
         A declaration by a seat forbidden every ability uses none (-1): a declaration
         cannot be skipped, so the players lift that ban (players.py) and the forced
         declaration, like passing, is never a forbidden choice."""
-        option = self._call(Call.OPTION, action)
+        option = self._k(Call.OPTION, action)
         seat = self.current_player()
         if option >= KR.OPT_ABILITY and seat >= 0 and self.forbid[seat, KR.OPT_ABILITY:].all():
             return -1
@@ -105,7 +92,7 @@ class SixteenSamuraiHandle(GameHandle):
     def row(self) -> dict[str, int]:
         """The finished game's --save-games row."""
         row = np.zeros(N_ROW, np.int64)
-        self._call(Call.ROW, out=row)
+        self._k(Call.ROW, out=row)
         return {c: int(v) for c, v in zip(ROW_COLUMNS, row, strict=True)}
 
     def outcome(self) -> dict[str, Any]:
