@@ -308,6 +308,21 @@ class Game(ABC):
                             f"simulations per decision")
         return spec
 
+    def play_searching(self, search_play: Any, prep: Any, st: Any, ban: np.ndarray,
+                       scratch: Any, table: Any, seed: int, first: int, count: int,
+                       out: np.ndarray, max_rollout: int) -> int:
+        """Play games first .. first+count-1 on state `st` with its searching seats
+        (search_settings) through the game's kernels.<game>.search_play module, `scratch`
+        being its workspace's game-specific part; returns the moves the searches
+        simulated."""
+        budget, c, rollout = self.search_settings(prep, st)
+        ws = search_play.new_workspace(st, ban, int(budget.max()), scratch, table,
+                                       self.sizes(prep))
+        search_play.play_chunk_search(st, ws, ban, np.uint64(seed), np.int64(first),
+                                      np.int64(count), out, budget, c, rollout,
+                                      np.int64(max_rollout))
+        return int(ws.moves[0])
+
     def search_arrays(self, seats: tuple[str, ...], lanes, size: int, codes: dict[str, int],
                       fallback: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per table seat s, holding player `lanes[s]` (after rotation), `size` entries:

@@ -307,14 +307,9 @@ class Samsara(Game):
                          forbid: np.ndarray) -> int:
         """run_chunk when a seat searches (kernels/samsara/search_play.py); returns the
         moves simulated by the searches."""
-        st = self.state(prep, aggs, rotation)
-        budget, c, rollout = self.search_settings(prep, st)
-        ws = SP.new_workspace(st, forbid, int(budget.max()), SEARCH_TOP_K, S.TABLE,
-                              self.sizes(prep))
-        SP.play_chunk_search(st, ws, forbid, np.uint64(seed), np.int64(first),
-                             np.int64(count), out, budget, c, rollout,
-                             np.int64(SEARCH_MAX_ROLLOUT))
-        return int(ws.moves[0])
+        return self.play_searching(SP, prep, self.state(prep, aggs, rotation), forbid,
+                                   SEARCH_TOP_K, S.TABLE, seed, first, count, out,
+                                   SEARCH_MAX_ROLLOUT)
 
     def search_settings(self, prep: Prepared, st: R.State
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

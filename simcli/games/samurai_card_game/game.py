@@ -227,14 +227,9 @@ class SamuraiCardGame(Game):
         returns the moves simulated by the searches."""
         ban = no_forbidden()
         ban[:forbid.shape[0], :forbid.shape[1]] = forbid
-        st = new_state(prep, aggs, rotation)
-        budget, c, rollout = self.search_settings(prep, st)
-        ws = ksearch.new_workspace(st, ban, int(budget.max()), SEARCH_TOP_K, kstats.TABLE,
-                                   self.sizes(prep))
-        ksearch.play_chunk_search(st, ws, ban, np.uint64(seed), np.int64(first),
-                                  np.int64(count), out, budget, c, rollout,
-                                  np.int64(SEARCH_MAX_ROLLOUT))
-        return int(ws.moves[0])
+        return self.play_searching(ksearch, prep, new_state(prep, aggs, rotation), ban,
+                                   SEARCH_TOP_K, kstats.TABLE, seed, first, count, out,
+                                   SEARCH_MAX_ROLLOUT)
 
     def search_settings(self, prep: Prepared, st: krules.State
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

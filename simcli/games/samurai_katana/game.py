@@ -290,15 +290,11 @@ class SamuraiKatana(Game):
                          rotation: int = 0, forbid: np.ndarray | None = None) -> int:
         """run_chunk when a seat searches (kernels/samurai_katana/search_play.py); returns
         the moves simulated by the searches."""
-        st = self.state(prep, aggs, rotation=rotation)
         ban = no_forbid() if forbid is None else np.ascontiguousarray(forbid, np.bool_)
-        budget, c, rollout = self.search_settings(prep, st)
-        ws = KSP.new_workspace(st, ban, int(budget.max()), SEARCH_TOP_K, TABLE,
-                               self.sizes(prep))
         out = rows if rows is not None else np.zeros((0, N_ROW), np.int64)
-        KSP.play_chunk_search(st, ws, ban, np.uint64(seed), np.int64(first), np.int64(count),
-                              out, budget, c, rollout, np.int64(SEARCH_MAX_ROLLOUT))
-        return int(ws.moves[0])
+        return self.play_searching(KSP, prep, self.state(prep, aggs, rotation=rotation), ban,
+                                   SEARCH_TOP_K, TABLE, seed, first, count, out,
+                                   SEARCH_MAX_ROLLOUT)
 
     def search_settings(self, prep: Prepared, st: K.State
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -261,14 +261,9 @@ class SamuraiSword(Game):
         deny = np.zeros((MAX_P, K.N_OPTIONS), np.bool_)
         f = np.asarray(forbid, np.bool_)
         deny[:f.shape[0], :f.shape[1]] = f
-        st = self.state(prep, aggs, rotation=rotation)
-        budget, c, rollout = self.search_settings(prep, st)
-        ws = KSP.new_workspace(st, deny, int(budget.max()), search_knobs(), KS.TABLE,
-                               self.sizes(prep))
-        KSP.play_chunk_search(st, ws, deny, np.uint64(seed), np.int64(first),
-                              np.int64(count), out, budget, c, rollout,
-                              np.int64(SEARCH_MAX_ROLLOUT))
-        return int(ws.moves[0])
+        return self.play_searching(KSP, prep, self.state(prep, aggs, rotation=rotation),
+                                   deny, search_knobs(), KS.TABLE, seed, first, count, out,
+                                   SEARCH_MAX_ROLLOUT)
 
     def search_settings(self, prep: Prepared, st: K.State
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -237,14 +237,9 @@ class SixteenSamurai(Game):
                          forbid: np.ndarray | None) -> int:
         """run_chunk when a seat searches (kernels/sixteen_samurai/search_play.py);
         returns the moves simulated by the searches."""
-        st = self.state(prep, aggs, rotation=rotation)
-        ban = forbid_table(forbid)
-        budget, c, rollout = self.search_settings(prep, st)
-        ws = SP.new_workspace(st, ban, int(budget.max()), SEARCH_DRAFT_K[prep.players], TABLE,
-                              self.sizes(prep))
-        SP.play_chunk_search(st, ws, ban, np.uint64(seed), np.int64(first), np.int64(count),
-                             out, budget, c, rollout, np.int64(SEARCH_MAX_ROLLOUT))
-        return int(ws.moves[0])
+        return self.play_searching(SP, prep, self.state(prep, aggs, rotation=rotation),
+                                   forbid_table(forbid), SEARCH_DRAFT_K[prep.players], TABLE,
+                                   seed, first, count, out, SEARCH_MAX_ROLLOUT)
 
     def search_settings(self, prep: Prepared, st: KR.State
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
