@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from pathlib import Path
 
@@ -24,16 +23,15 @@ SKILL_SEEDS = 5_000
 QUICK_SKILL_SEEDS = 1_000
 
 
-def warm_up(names: list[str], threads: int) -> list[subprocess.Popen]:
+def warm_up(names: list[str], threads: int) -> warmup.Warming | None:
     """Compile (or load from the cache) the kernels of these games in background processes
-    (one per thread beyond the first), in the order the study needs them, except the
-    first game's fast path, which the study's own process compiles at once: compiling
-    overlaps with playing, and the cache's per-entry lock keeps any entry from being
-    compiled twice. Nothing when only one thread is used."""
+    (one per thread beyond the first), in the order the study needs them; the study's own
+    process compiles what it needs first and joins in whenever it would wait (`ensure`).
+    Compiling overlaps with playing, and the cache's per-entry lock keeps any entry from
+    being compiled twice. None when only one thread is used."""
     if threads < 2 or not names:
-        return []
-    todo = warmup.items(names)[1:]
-    return warmup.spawn(todo, min(threads - 1, os.cpu_count() or 1))
+        return None
+    return warmup.Warming(warmup.items(names), min(threads - 1, os.cpu_count() or 1))
 
 
 def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | None,
@@ -70,6 +68,8 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
             game = get_game(name)
             place = f"study {k}/{len(names)} {game.title}"
             progress.stage(f"{place}: balance run ({game.default_policy})")
+            if warming:
+                warming.ensure(name, "fast")
             _, cfg = build_config(
                 name, players=None, policy=None, seats=None, n=game.default_n, seed=seed,
                 threads=threads, rules=[], content=None, out=folder.path / name, force=False,
@@ -82,7 +82,10 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
             metrics = metrics_of(game, aggs, manifest["players"])
             core = core_of(game, aggs, manifest["players"])
             fair = seat_fairness(core.seat_wins, core.games, game.team_game)
-            progress.stage(f"{place}: strongest player ({strongest_policy(game, skills)})")
+            strongest = strongest_policy(game, skills)
+            progress.stage(f"{place}: strongest player ({strongest})")
+            if warming and game.search is not None and strongest.startswith(game.search.name):
+                warming.ensure(name, "search")
             strong = strongest_balance(
                 game, players=cfg.players, default_policy=cfg.seats[0], default_fair=fair,
                 default_metrics=metrics, skills=skills, seed=seed, threads=cfg.threads,
@@ -108,5 +111,6 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
         folder.abort()
         raise
     finally:
-        warmup.stop(warming)
+        if warming:
+            warming.stop()
     return final, entries
