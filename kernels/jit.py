@@ -29,10 +29,11 @@ from numba.core import event, types
 from numba.core.registry import CPUDispatcher
 
 import kernels
-from kernels import config, jitcache, lazylink
+from kernels import config, jitcache, lazylink, numba_speedups
 from kernels.ref import as_ref
 
 lazylink.install()
+numba_speedups.install()
 
 _lock = threading.Lock()
 
