@@ -27,9 +27,11 @@ CHECKED = ((0, 61), (0, 62), (0, 63), (0, 64), (0, 65), (0, 66), (0, 67), (0, 68
 _installed = False
 
 
-def _version() -> tuple[int, int]:
+def checked_numba() -> bool:
+    """Whether this numba's version is one the patches into its internals (this module's
+    and kernels.numba_speedups') were checked on."""
     major, minor = numba.__version__.split(".")[:2]
-    return int(major), int(minor)
+    return (int(major), int(minor)) in CHECKED
 
 
 def supported() -> bool:
@@ -41,7 +43,7 @@ def supported() -> bool:
               (cg.CPUCodeLibrary, "_finalize_final_module"),
               (cg.JITCodeLibrary, "get_pointer_to_function"),
               (cg.JITCPUCodegen, "set_env")]
-    return _version() in CHECKED and all(hasattr(c, n) for c, n in needed)
+    return checked_numba() and all(hasattr(c, n) for c, n in needed)
 
 
 def install() -> bool:

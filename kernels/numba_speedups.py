@@ -17,16 +17,10 @@ versions it was checked on; elsewhere it does nothing.
 
 from __future__ import annotations
 
-import numba
+from kernels.lazylink import checked_numba
 
-CHECKED = ((0, 61), (0, 62), (0, 63), (0, 64), (0, 65), (0, 66), (0, 67), (0, 68))
 _installed = False
 ORIGINAL: dict[str, object] = {}  # numba's own functions the speedups replace (for tests)
-
-
-def _version() -> tuple[int, int]:
-    major, minor = numba.__version__.split(".")[:2]
-    return int(major), int(minor)
 
 
 def _plain_markup(self, msg, color=None, style=None):
@@ -42,7 +36,7 @@ def install() -> bool:
     from numba.core import errors, targetconfig
 
     cfg = targetconfig.TargetConfig
-    if _version() not in CHECKED or not all(
+    if not checked_numba() or not all(
             hasattr(cfg, n) for n in ("values", "__hash__", "options")) \
             or not hasattr(errors, "termcolor"):
         return False

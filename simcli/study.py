@@ -84,7 +84,7 @@ def run_study(*, out: Path | None, force: bool, quick: bool, target_ci: float | 
             fair = seat_fairness(core.seat_wins, core.games, game.team_game)
             strongest = strongest_policy(game, skills)
             progress.stage(f"{place}: strongest player ({strongest})")
-            if warming and game.search is not None and strongest.startswith(game.search.name):
+            if warming and game.policy_spec(strongest).is_search:
                 warming.ensure(name, "search")
             strong = strongest_balance(
                 game, players=cfg.players, default_policy=cfg.seats[0], default_fair=fair,

@@ -24,15 +24,12 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-PATHS = ("fast", "search")
-
 CHILD = r"""
 import json, sys
 from simcli.warmup import Queue
 queue = Queue(sys.argv[1], sys.argv[2:])
-while (item := queue.claim_next()) is not None:
-    for path in queue.paths[item]:
-        print(json.dumps(queue.compile(item, path)), flush=True)
+while (name := queue.claim_next()) is not None:
+    queue.compile_game(name, lambda r: print(json.dumps(r), flush=True))
 """
 
 
@@ -105,6 +102,13 @@ class Queue:
         return {"game": name, "path": path, "compiled": bool(compiled), "cpu_s": cpu() - t0,
                 "wall_s": time.perf_counter() - w0}
 
+    def compile_game(self, name: str, report: Callable[[dict], None] = lambda r: None
+                     ) -> None:
+        """Compile (or load) every path of a claimed game, fast path first (`compile`);
+        report(result) after each."""
+        for path in self.paths[name]:
+            report(self.compile(name, path))
+
 
 class Warming:
     """Background processes compiling a queue, which this process joins while it waits."""
@@ -139,8 +143,7 @@ class Warming:
             if ahead is None:
                 return  # nothing left to take: wait on the entry's lock when it runs
             self.mine.add(ahead)
-            for p in self.queue.paths[ahead]:
-                self.queue.compile(ahead, p)
+            self.queue.compile_game(ahead)
 
     def stop(self) -> None:
         """End background compiles still running; remove the queue's folder."""

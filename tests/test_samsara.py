@@ -9,7 +9,7 @@ import pytest
 import scipy.stats
 from numba import njit
 
-from kernels.rng import die, new_states, seed_lanes
+from kernels.rng import die, new_states, seed_lanes, stream_states
 from kernels.samsara import play as PL
 from kernels.samsara import rules as R
 from kernels.samsara.players import GREEDY, RANDOM, TRIES
@@ -478,7 +478,7 @@ def test_a_match_second_game_is_started_by_the_other_seat():
 
 def first_dice(seed, index, lane):
     """The first roll a player on stream `lane` of playout (seed, index) makes."""
-    states = new_states(6, R.LANES)
+    states = stream_states(6, R.LANES)
     seed_lanes(states, np.uint64(seed), index)
     return [die(states[lane], 6), die(states[lane], 6)]
 

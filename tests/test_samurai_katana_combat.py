@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kernels import katana_combat as KC
-from kernels.rng import new_state
+from kernels.rng import stream_states
 from simcli.games.samurai_katana import SamuraiKatana, deck_array, exact_odds
 from tests import naive_katana as N
 
@@ -141,7 +141,7 @@ def test_random_choice_is_uniform_over_legal_plays():
     legal = N.choices(hand_cards)
     t = table_of(hand_cards)
     hand = np.arange(4, dtype=np.int64)
-    state = new_state(0)
+    state = stream_states(0, 1)[0]
     counts: dict[tuple, int] = {}
     n = 30_000
     for _ in range(n):

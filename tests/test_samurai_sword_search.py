@@ -256,7 +256,7 @@ def test_a_determinization_keeps_the_searchers_observation_and_every_card(player
     """Resampled states look the same to the searcher (its own role, stars, multiplier
     and hand, every public fact), hold the same cards and roles in play, and differ
     between streams."""
-    from kernels.rng import new_states, seed_stream
+    from kernels.rng import seed_stream, stream_states
     from kernels.samurai_sword import search_hooks as KH
 
     seats = ["heuristic"] * players
@@ -268,7 +268,7 @@ def test_a_determinization_keeps_the_searchers_observation_and_every_card(player
     me = int(K.to_move(h.st))
     ws = h.ws
     root = ws.scratch._replace(st=h.st)
-    stream = new_states(np.int64(0), np.int64(1))
+    stream = stream_states(0, 1)
     seen = set()
     for k in range(12):
         seed_stream(stream[0], np.uint64(k), np.int64(0))
