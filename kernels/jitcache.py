@@ -2,13 +2,16 @@
 
 numba's own cache is keyed by a source file's path and modification time, so a reinstall,
 a second virtual environment or a fresh clone compiles everything again. This cache keys
-compiled code by what it was compiled from: a digest of every kernel source file (any
-change to any module a kernel can call, kernels never import anything but numba, numpy and
-each other), the versions of Python, numba, llvmlite and numpy, and the CPU (name and
-features). Every install of the same kernels on one machine shares one folder,
-`<cache>/kernels-<digest>/`, with `<cache>` from `SIMCLI_CACHE_DIR`, else
-`platformdirs.user_cache_dir("simcli")`. `SIMCLI_NO_CACHE=1` (or `simcli --no-cache`)
-compiles without reading or writing it.
+compiled code by what it was compiled from. The folder, `<cache>/entries-<digest>/`, is
+named by the versions of Python, numba, llvmlite and numpy and by the CPU (name and
+features), with `<cache>` from `SIMCLI_CACHE_DIR`, else `platformdirs.user_cache_dir
+("simcli")`. Inside it, each compiled entry is kept with the digest of the sources of its
+call graph (kernels/cachedeps.py: every shared kernel module, and every file of each game
+package its code reaches) and is loaded only while those sources are unchanged. So every
+install of the same kernels on one machine shares it, and an edit to one game compiles
+that game's entries again, not the others'. The newest few versions of each entry are
+kept, so switching between branches does not compile again either. `SIMCLI_NO_CACHE=1`
+(or `simcli --no-cache`) compiles without reading or writing it.
 
 Each data file carries a SHA-256 of its contents: a corrupt or truncated entry is ignored
 and compiled again, never loaded. Files are written under a temporary name and renamed
@@ -22,6 +25,7 @@ import fcntl
 import hashlib
 import os
 import pickle
+import secrets
 import shutil
 import sys
 from collections.abc import Iterator
@@ -31,9 +35,14 @@ from typing import ClassVar
 
 from numba.core import caching
 
-ROOT = Path(__file__).resolve().parent  # the kernels package
+from kernels import cachedeps
+
 MARKER = "simcli-kernel-cache"  # in every folder this cache made (and may remove)
-KEEP = 8  # digest folders kept (the newest by last use)
+KEEP = 4  # folders kept (the newest by last use): one per Python, numba ... and CPU
+VERSIONS_KEPT = 8  # versions of each entry kept (the newest), for switching branches
+PREFIX = "entries-"  # this format's folders
+LEGACY = "kernels-"  # folders of the earlier format (one per version of all kernels)
+FORMAT = "call-graph-1"  # the index format, checked on load
 
 _digest: str | None = None
 
@@ -74,17 +83,10 @@ def cpu() -> str:
     return f"{ll.get_host_cpu_name()}|{features}"
 
 
-def sources(root: Path = ROOT) -> list[tuple[str, bytes]]:
-    """Every kernel source file (relative path, contents), in a fixed order."""
-    return [(p.relative_to(root).as_posix(), p.read_bytes())
-            for p in sorted(root.rglob("*.py")) if "__pycache__" not in p.parts]
-
-
-def cache_key(files: list[tuple[str, bytes]], vers: dict[str, str], cpu_id: str) -> str:
-    """The digest that names a cache folder."""
-    h = hashlib.sha256(b"simcli-kernels-1\0")
-    for name, data in files:
-        h.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+def env_key(vers: dict[str, str], cpu_id: str) -> str:
+    """The digest that names a cache folder: what compiled code depends on besides its
+    sources."""
+    h = hashlib.sha256(b"simcli-kernels-2\0")
     for k in sorted(vers):
         h.update(f"{k}={vers[k]}\0".encode())
     h.update(cpu_id.encode())
@@ -92,29 +94,32 @@ def cache_key(files: list[tuple[str, bytes]], vers: dict[str, str], cpu_id: str)
 
 
 def digest() -> str:
-    """This process's cache key (computed once)."""
+    """This process's folder key (computed once)."""
     global _digest
     if _digest is None:
-        _digest = cache_key(sources(), versions(), cpu())
+        _digest = env_key(versions(), cpu())
     return _digest
 
 
 def folder() -> Path:
-    """The folder compiled kernels of these sources are kept in."""
-    return base_dir() / f"kernels-{digest()[:24]}"
+    """The folder compiled kernels are kept in on this Python, numba ... and CPU."""
+    return base_dir() / f"{PREFIX}{digest()[:24]}"
 
 
 def prune(base: Path, keep: int = KEEP) -> list[Path]:
     """Remove all but the `keep` most recently used cache folders this cache made (those
-    holding its marker); return what was removed."""
+    holding its marker), and every folder of the earlier format; return what was
+    removed."""
     try:
-        mine = [p for p in base.iterdir() if p.name.startswith("kernels-")
+        mine = [p for p in base.iterdir() if p.name.startswith((PREFIX, LEGACY))
                 and (p / MARKER).is_file()]
     except OSError:
         return []
+    legacy = [p for p in mine if p.name.startswith(LEGACY)]
+    mine = [p for p in mine if p.name.startswith(PREFIX)]
     mine.sort(key=lambda p: (p / MARKER).stat().st_mtime, reverse=True)
     gone = []
-    for p in mine[keep:]:
+    for p in legacy + mine[keep:]:
         shutil.rmtree(p, ignore_errors=True)
         gone.append(p)
     return gone
@@ -139,7 +144,7 @@ class _Locator(caching._CacheLocator):
         return str(folder())
 
     def get_source_stamp(self):
-        return digest()
+        return FORMAT
 
     def get_disambiguator(self):
         return self._module
@@ -154,13 +159,52 @@ class _Impl(caching.CompileResultCacheImpl):
 
 
 class _CheckedFile(caching.IndexDataCacheFile):
-    """numba's index and data files, each data file led by the SHA-256 of the rest."""
+    """numba's index and data files, each data file led by the SHA-256 of the rest, the
+    index holding for each signature the newest versions of the entry, each with the
+    modules of its call graph and the digest of their sources (kernels/cachedeps.py)."""
 
     def _load_index(self):
         try:
             return super()._load_index()
         except Exception:  # a damaged index: as if empty (entries are rewritten)
             return {}
+
+    def load(self, key):
+        """The entry for `key` compiled from the sources as they are now, else None."""
+        for modules, sources, name in self._load_index().get(key, ()):
+            try:
+                if sources == cachedeps.sources_digest(modules):
+                    data = self._load_data(name)
+                    with suppress(OSError):  # pruning keeps the most recently used
+                        os.utime(self._data_path(name))
+                    return data
+            except (OSError, cachedeps.Untraceable):
+                continue
+        return None
+
+    def save(self, key, data, modules: tuple[str, ...] = ()):
+        """Keep `data` as the version of `key` compiled from the sources of `modules` as
+        they are now, with the newest VERSIONS_KEPT - 1 others."""
+        sources = cachedeps.sources_digest(modules)
+        overloads = self._load_index()
+        versions = [v for v in overloads.get(key, ()) if v[1] != sources]
+        versions.sort(key=lambda v: self._last_used(v[2]), reverse=True)
+        name = f"{self._index_name[:-4]}.{secrets.token_hex(8)}.nbc"
+        self._save_data(name, data)
+        overloads[key] = [(modules, sources, name), *versions[:VERSIONS_KEPT - 1]]
+        self._save_index(overloads)
+        kept = {v[2] for vs in overloads.values() for v in vs}
+        base = self._index_name[:-4] + "."
+        for old in os.listdir(self._cache_path):  # dropped versions, lost by a bad index
+            if old.startswith(base) and old.endswith(".nbc") and old not in kept:
+                with suppress(OSError):
+                    os.unlink(self._data_path(old))
+
+    def _last_used(self, name: str) -> float:
+        try:
+            return os.stat(self._data_path(name)).st_mtime
+        except OSError:
+            return 0.0
 
     def _save_data(self, name, data):
         payload = self._dump(data)
@@ -176,7 +220,9 @@ class _CheckedFile(caching.IndexDataCacheFile):
 
 
 class Cache(caching.FunctionCache):
-    """numba's function cache, in the content-keyed folder; a damaged entry is a miss."""
+    """numba's function cache, in the content-keyed folder, each entry kept with the
+    modules of its call graph (a version per state of their sources); a damaged entry is
+    a miss."""
 
     _impl_class = _Impl
 
@@ -199,6 +245,18 @@ class Cache(caching.FunctionCache):
             return
         with suppress(OSError):  # a read-only or full cache folder: the run goes on
             super().save_overload(sig, data)
+
+    def _save_overload(self, sig, data):
+        if not self._enabled or not self._impl.check_cachable(data):
+            return
+        modules = cachedeps.call_graph_modules(data.library) | {data.fndesc.modname}
+        try:
+            cachedeps.source_files(modules)
+        except cachedeps.Untraceable:  # no source to key it by: not kept
+            return
+        self._impl.locator.ensure_cache_path()
+        key = self._index_key(sig, data.codegen)
+        self._cache_file.save(key, self._impl.reduce(data), tuple(sorted(modules)))
 
 
 def attach(dispatcher) -> None:

@@ -1,6 +1,7 @@
 """The content-keyed compile cache (kernels/jitcache.py): what invalidates it, what it
 shares, and what it does with a damaged entry."""
 
+import ast
 import json
 import os
 import shutil
@@ -11,28 +12,22 @@ from pathlib import Path
 
 import pytest
 
-from kernels import jitcache
+import kernels.samsara.rules
+from kernels import cachedeps, events, jitcache, rng
+
+IMPORTED = (kernels.samsara.rules, events, rng)  # module_of names imported modules only
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = [("rules.py", b"def f(): pass\n"), ("play.py", b"x = 1\n")]
 VERSIONS = {"python": "3.11.7", "numba": "0.68.1", "llvmlite": "0.50.0", "numpy": "2.4.6"}
 CPU = "znver3|+avx2,+sse4.2"
 
 
-def key(files=FILES, vers=VERSIONS, cpu=CPU) -> str:
-    return jitcache.cache_key(files, vers, cpu)
+def key(vers=VERSIONS, cpu=CPU) -> str:
+    return jitcache.env_key(vers, cpu)
 
 
 def test_the_same_inputs_give_the_same_key():
-    assert key() == key(list(FILES), dict(VERSIONS), CPU)
-
-
-def test_any_change_to_any_kernel_source_changes_the_key():
-    edited = [(FILES[0][0], FILES[0][1] + b"# edit\n"), FILES[1]]
-    assert key(edited) != key()
-    assert key([FILES[0]]) != key()  # a module removed
-    assert key([*FILES, ("more.py", b"")]) != key()  # or added
-    assert key([("renamed.py", FILES[0][1]), FILES[1]]) != key()
+    assert key() == key(dict(VERSIONS), CPU)
 
 
 @pytest.mark.parametrize("name", sorted(VERSIONS))
@@ -45,16 +40,89 @@ def test_another_cpu_changes_the_key():
     assert key(cpu="znver3|+avx2") != key()  # same name, other features
 
 
-def test_the_key_covers_every_kernel_module(tmp_path):
-    """The sources hashed are every module of the kernels package (a copy here): an edit
-    to a module deep in the call graph (the random streams) changes the key."""
+def kernels_copy(tmp_path: Path) -> Path:
     copy = tmp_path / "kernels"
-    shutil.copytree(jitcache.ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    names = {n for n, _ in jitcache.sources(copy)}
-    assert {"rng.py", "search.py", "samsara/rules.py", "jit.py"} <= names
-    before = key(jitcache.sources(copy))
-    (copy / "rng.py").write_text((copy / "rng.py").read_text() + "\n# edited\n")
-    assert key(jitcache.sources(copy)) != before
+    shutil.copytree(jitcache.cachedeps.ROOT, copy,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+def edit(path: Path, text: str = "\n# edited\n") -> None:
+    path.write_text(path.read_text() + text)
+
+
+SAMSARA = ("kernels.rng", "kernels.samsara.play", "kernels.samsara.rules")
+
+
+def test_an_entry_is_keyed_by_every_shared_module_and_its_whole_game_package(tmp_path):
+    """An edit to a shared module deep in the call graph (the random streams), or to any
+    file of the entry's game package, even one with no compiled function in the call
+    graph (the statistics' column numbers), changes the digest; an edit to another
+    game's package does not."""
+    copy = kernels_copy(tmp_path)
+    files = cachedeps.source_files(SAMSARA, copy)
+    assert {"rng.py", "jit.py", "config.py", "search.py", "samsara/stats.py"} <= set(files)
+    assert not any(f.startswith("samurai_") for f in files)
+
+    def digest() -> str:
+        return cachedeps.sources_digest(SAMSARA, copy)
+
+    before = digest()
+    edit(copy / "samurai_sword" / "rules.py")
+    assert digest() == before
+    for changed in (copy / "samsara" / "stats.py", copy / "rng.py", copy / "config.py"):
+        was = digest()
+        edit(changed)
+        assert digest() != was, changed
+    was = digest()
+    (copy / "samsara" / "extra.py").write_text("X = 1\n")  # a module added
+    assert digest() != was
+    was = digest()
+    (copy / "samsara" / "stats.py").rename(copy / "samsara" / "stats2.py")  # renamed
+    assert digest() != was
+
+
+def test_a_module_outside_the_kernels_package_is_keyed_by_its_own_file():
+    digest = cachedeps.sources_digest((*SAMSARA, __name__))
+    assert __name__ in cachedeps.source_files((*SAMSARA, __name__))
+    assert digest != cachedeps.sources_digest(SAMSARA)
+    assert "numba.core.typing" not in cachedeps.source_files(("numba.core.typing",))
+    sys.modules["simcli_no_source"] = type(sys)("simcli_no_source")
+    try:
+        with pytest.raises(cachedeps.Untraceable):
+            cachedeps.source_files(("simcli_no_source",))
+    finally:
+        del sys.modules["simcli_no_source"]
+
+
+@pytest.mark.parametrize(("name", "module"), [
+    ("_ZN7kernels7samsara5rules5applyB2v1B42c8tJTIeFIjxB2IKSgI4CrvQClUYkACQB1EAFSIA_3dEx",
+     "kernels.samsara.rules"),
+    ("_ZN7cpython7kernels3rng8die_bits5entryB2v1B42c8tJTIeFIjxEx", "kernels.rng"),
+    ("_ZN7kernels6events5_emit12_3clocals_3e4implB2v3Ex", "kernels.events"),
+    ("_ZN5numba7cpython8builtins6ol_minEx", "numba.cpython.builtins"),
+    ("NRT_incref", None),
+    ("_ZN9no_module4funcEx", None),
+])
+def test_a_compiled_function_names_its_module(name, module):
+    assert cachedeps.module_of(name) == module
+
+
+def test_no_game_package_reads_another_game_package():
+    """Entries are keyed by the game packages their code reaches (whole packages, for the
+    constants a rule reads from a sibling module): a constant read from another game's
+    package would not be covered, so no game package imports from another."""
+    root = cachedeps.ROOT
+    games = {p.name for p in root.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
+    for game in games:
+        for path in (root / game).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                for name in names:
+                    parts = name.split(".")
+                    if parts[0] == "kernels" and len(parts) > 1 and parts[1] in games:
+                        assert parts[1] == game, f"{path}: imports {name}"
 
 
 PROBE = r"""
@@ -123,17 +191,77 @@ def test_no_cache_reads_and_writes_nothing(tmp_path):
 def test_only_the_newest_marked_folders_are_kept(tmp_path):
     made = []
     for i in range(jitcache.KEEP + 2):
-        f = tmp_path / f"kernels-{i:024d}"
+        f = tmp_path / f"{jitcache.PREFIX}{i:024d}"
         f.mkdir()
         (f / jitcache.MARKER).touch()
         os.utime(f / jitcache.MARKER, (time.time() + i, time.time() + i))
         made.append(f)
-    theirs = tmp_path / "kernels-not-ours"
-    theirs.mkdir()
-    (theirs / "precious.txt").write_text("keep me")
+    legacy = tmp_path / f"{jitcache.LEGACY}{0:024d}"  # the earlier format's, all removed
+    legacy.mkdir()
+    (legacy / jitcache.MARKER).touch()
+    theirs = [tmp_path / f"{jitcache.PREFIX}not-ours", tmp_path / f"{jitcache.LEGACY}not-ours"]
+    for f in theirs:
+        f.mkdir()
+        (f / "precious.txt").write_text("keep me")
     gone = jitcache.prune(tmp_path)
-    assert sorted(gone) == made[:2]
-    assert all(f.is_dir() for f in made[2:]) and (theirs / "precious.txt").is_file()
+    assert sorted(gone) == sorted([legacy, *made[:2]])
+    assert all(f.is_dir() for f in made[2:])
+    assert all((f / "precious.txt").is_file() for f in theirs)
+
+
+TOYS = {
+    "toy_a/__init__.py": "",
+    "toy_a/consts.py": "K = 1\n",
+    "toy_a/rules.py": ("from kernels.jit import kernel\n"
+                       "from kernels.toy_a.consts import K\n"
+                       "from kernels.toy_b import rules as B\n\n\n"
+                       "@kernel\ndef f(x):\n    return x + K\n\n\n"
+                       "@kernel\ndef g(x):\n    return B.h(x) * 2\n"),
+    "toy_b/__init__.py": "",
+    "toy_b/rules.py": "from kernels.jit import kernel\n\n\n@kernel\ndef h(x):\n    return x + 10\n",
+}
+
+TOY_PROBE = r"""
+import json, sys
+from kernels.toy_a import rules
+fn = getattr(rules, sys.argv[1])
+out = fn(1)
+stats = fn.python_entry().stats
+print(json.dumps({"out": int(out), "hits": sum(stats.cache_hits.values()),
+                  "misses": sum(stats.cache_misses.values())}))
+"""
+
+
+def test_an_edit_compiles_again_only_the_entries_whose_call_graph_it_touches(tmp_path):
+    """Two toy game packages in a copy of the kernels package: toy_a's f reads a constant
+    from a sibling module, its g calls toy_b. An edit to toy_b compiles g again, not f;
+    an edit to f's constant compiles f again (with the new value), and undoing it loads
+    the earlier version; an edit to a shared module compiles f again."""
+    copy = kernels_copy(tmp_path)
+    for name, text in TOYS.items():
+        (copy / name).parent.mkdir(exist_ok=True)
+        (copy / name).write_text(text)
+    environ = {k: v for k, v in os.environ.items() if k != "SIMCLI_NO_CACHE"}
+    environ.update(SIMCLI_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run(fn: str) -> tuple[int, str]:
+        done = subprocess.run([sys.executable, "-c", TOY_PROBE, fn], env=environ,
+                              cwd=tmp_path, capture_output=True, text=True, check=True)
+        got = json.loads(done.stdout.strip().splitlines()[-1])
+        return got["out"], "hit" if (got["hits"], got["misses"]) == (1, 0) else "miss"
+
+    assert run("f") == (2, "miss")
+    assert run("f") == (2, "hit")
+    assert run("g") == (22, "miss")
+    edit(copy / "toy_b" / "rules.py")
+    assert run("f") == (2, "hit")
+    assert run("g") == (22, "miss")
+    (copy / "toy_a" / "consts.py").write_text("K = 2\n")
+    assert run("f") == (3, "miss")
+    (copy / "toy_a" / "consts.py").write_text("K = 1\n")
+    assert run("f") == (2, "hit")  # the earlier version, kept
+    edit(copy / "rng.py")
+    assert run("f") == (2, "miss")
 
 
 def test_an_entry_whose_bytes_changed_is_refused_even_when_it_still_unpickles(tmp_path):

@@ -1,0 +1,116 @@
+"""What a compiled kernel entry depends on: the source files whose change must compile it
+again (kernels/jitcache.py keys each cached entry by them).
+
+An entry's code is every function compiled into it, found in the compiled result itself
+(`call_graph_modules`: the modules of the functions its code library links, from their
+mangled names). Its sources are (`source_files`):
+
+- every module directly in the `kernels` package (the compile machinery, its options, the
+  random streams, the search, shared mechanics): a change there compiles every entry again;
+- every file of each game package (`kernels/<game>/`) a function of the call graph lives
+  in, the whole package, so that constants a rule reads from a sibling module without
+  calling it (`stats.Misc.MOKSHA`) are covered too;
+- the file of any other module with a compiled function in the call graph (a test's toy
+  game), by module name.
+
+So an edit to one game's rules compiles that game's entries again, not the other games'.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent  # the kernels package
+VERSIONED = ("numba", "numpy", "llvmlite")  # covered by the versions in the folder's key
+
+_file_digests: dict[tuple[str, int, int], bytes] = {}
+
+
+class Untraceable(Exception):
+    """A module of the call graph has no source file to key the entry by."""
+
+
+def mangled_components(name: str) -> list[str]:
+    """The identifiers of a numba mangled name (`_ZN7kernels3rng3dieB2v1...` -> kernels,
+    rng, die); empty for a name numba did not mangle."""
+    if not name.startswith("_ZN"):
+        return []
+    out, i = [], 3
+    while i < len(name) and name[i].isdigit():
+        j = i
+        while j < len(name) and name[j].isdigit():
+            j += 1
+        n = int(name[i:j])
+        out.append(name[j:j + n])
+        i = j + n
+    return out
+
+
+def module_of(name: str, known=None) -> str | None:
+    """The Python module of the function behind mangled name `name` (the longest leading
+    run of its identifiers that names an imported module), or None."""
+    known = sys.modules if known is None else known
+    parts = mangled_components(name)
+    for start in range(min(2, len(parts))):  # numba's wrappers lead with one more name
+        for end in range(len(parts), start, -1):
+            candidate = ".".join(parts[start:end])
+            if candidate in known:
+                return candidate
+    return None
+
+
+def call_graph_modules(library) -> set[str]:
+    """Modules of every function compiled into a code library and the libraries it links."""
+    seen: set[int] = set()
+    todo, modules = [library], set()
+    while todo:
+        lib = todo.pop()
+        if id(lib) in seen:
+            continue
+        seen.add(id(lib))
+        for fn in lib._final_module.functions:
+            if not fn.is_declaration:
+                module = module_of(fn.name)
+                if module is not None:
+                    modules.add(module)
+        todo.extend(lib._linking_libraries)
+    return modules
+
+
+def source_files(modules, root: Path = ROOT) -> dict[str, Path]:
+    """The files an entry whose call graph spans `modules` is keyed by: label -> path
+    (labels are paths inside the kernels package, or module names outside it)."""
+    files = {p.name: p for p in root.glob("*.py")}
+    for module in sorted(modules):
+        top, *rest = module.split(".")
+        if top == "kernels":
+            package = root / rest[0] if rest else None
+            if package is not None and package.is_dir():
+                files.update({p.relative_to(root).as_posix(): p
+                              for p in sorted(package.rglob("*.py"))
+                              if "__pycache__" not in p.parts})
+        elif top not in VERSIONED and top not in sys.stdlib_module_names:
+            path = getattr(sys.modules.get(module), "__file__", None)
+            if path is None or not os.path.isfile(path):
+                raise Untraceable(module)
+            files[module] = Path(path)
+    return files
+
+
+def _file_digest(path: Path) -> bytes:
+    st = path.stat()
+    memo = (str(path), st.st_mtime_ns, st.st_size)
+    if memo not in _file_digests:
+        _file_digests[memo] = hashlib.sha256(path.read_bytes()).digest()
+    return _file_digests[memo]
+
+
+def sources_digest(modules, root: Path = ROOT) -> str:
+    """The digest of the sources an entry spanning `modules` is keyed by (source_files)."""
+    h = hashlib.sha256(b"simcli-kernel-sources-1\0")
+    for label, path in sorted(source_files(modules, root).items()):
+        h.update(label.encode() + b"\0" + _file_digest(path))
+    return h.hexdigest()
