@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from kernels import search
+from kernels import jitcache, search
 from kernels import search_toys as T
 
 NO_FORBID = np.zeros((2, 0), np.bool_)
@@ -101,24 +101,24 @@ def test_register_hooks_names_missing_and_unknown_hooks():
 
 
 def test_the_search_cache_index_loads_where_tests_cannot_be_imported(tmp_path):
-    """numba's cache index of mcts_choose records every state type it was compiled for,
-    the toy games' included: it must unpickle in a process that cannot import `tests`
-    (every `simcli` run), or a run with a search player fails."""
+    """The compile cache's index of mcts_choose records every state type it was compiled
+    for, the toy games' of these tests included (kernels/search_toys.py, not `tests`): it
+    must load in a process that cannot import `tests` (every `simcli` run)."""
     nim_choice(5, budget=20)
-    folder = Path(search.__file__).parent / "__pycache__"
-    indexes = sorted(folder.glob("search.mcts_choose-*.nbi"))
-    if not indexes:
-        pytest.skip("no numba cache index here (cache disabled)")
-    code = ("import pickle, sys\n"
-            "with open(sys.argv[1], 'rb') as f:\n"
-            "    pickle.load(f)\n"
-            "    stamp, overloads = pickle.loads(f.read())\n"
-            "print(len(overloads))\n")
-    for index in indexes:
-        r = subprocess.run([sys.executable, "-I", "-c", code, str(index)], cwd=tmp_path,
-                           capture_output=True, text=True, timeout=120)
-        assert r.returncode == 0, r.stderr.strip().splitlines()[-1]
-        assert int(r.stdout) >= 1
+    if not jitcache.enabled():
+        pytest.skip("compile cache disabled")
+    folder = jitcache.folder()
+    (index,) = folder.glob("*.mcts_choose.entry-kernels.search.*.nbi")
+    base = index.name[:-4]
+    assert len(jitcache._CheckedFile(str(folder), base, jitcache.FORMAT)._load_index()) >= 1
+    code = ("import sys\nfrom kernels import jitcache\n"
+            "f = jitcache._CheckedFile(sys.argv[1], sys.argv[2], jitcache.FORMAT)\n"
+            "print(len(f._load_index()), 'tests' in sys.modules)\n")
+    r = subprocess.run([sys.executable, "-I", "-c", code, str(folder), base], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr.strip().splitlines()[-1]
+    count, tests_imported = r.stdout.split()
+    assert int(count) >= 1 and tests_imported == "False"
 
 
 def test_every_module_registering_hooks_is_imported_with_the_search():
