@@ -62,14 +62,23 @@ def base_dir() -> Path:
     return Path(platformdirs.user_cache_dir("simcli"))
 
 
+SETTINGS = ("OPT", "LOOP_VECTORIZE", "SLP_VECTORIZE", "BOUNDSCHECK", "DEBUGINFO_DEFAULT",
+            "LLVM_REFPRUNE_PASS")  # numba settings (NUMBA_OPT ...) that change its code
+
+
 def versions() -> dict[str, str]:
-    """What compiled code depends on besides the sources: Python, numba, llvmlite, numpy."""
+    """What compiled code depends on besides the sources and the CPU: Python, numba,
+    llvmlite, numpy, and numba's code generation settings (environment variables such as
+    NUMBA_OPT or NUMBA_BOUNDSCHECK)."""
     import llvmlite
     import numba
     import numpy
+    from numba.core import config
 
+    settings = " ".join(f"{n}={getattr(config, n, None)}" for n in SETTINGS)
     return {"python": sys.version, "numba": numba.__version__,
-            "llvmlite": llvmlite.__version__, "numpy": numpy.__version__}
+            "llvmlite": llvmlite.__version__, "numpy": numpy.__version__,
+            "numba-settings": settings}
 
 
 def cpu() -> str:

@@ -18,7 +18,8 @@ from kernels import cachedeps, events, jitcache, rng
 IMPORTED = (kernels.samsara.rules, events, rng)  # module_of names imported modules only
 
 ROOT = Path(__file__).resolve().parent.parent
-VERSIONS = {"python": "3.11.7", "numba": "0.68.1", "llvmlite": "0.50.0", "numpy": "2.4.6"}
+VERSIONS = {"python": "3.11.7", "numba": "0.68.1", "llvmlite": "0.50.0", "numpy": "2.4.6",
+            "numba-settings": "OPT=3 BOUNDSCHECK=None"}
 CPU = "znver3|+avx2,+sse4.2"
 
 
@@ -31,8 +32,17 @@ def test_the_same_inputs_give_the_same_key():
 
 
 @pytest.mark.parametrize("name", sorted(VERSIONS))
-def test_a_new_python_numba_llvmlite_or_numpy_changes_the_key(name):
+def test_a_new_python_numba_llvmlite_or_numpy_or_numba_setting_changes_the_key(name):
     assert key(vers={**VERSIONS, name: VERSIONS[name] + ".post1"}) != key()
+
+
+def test_numba_code_settings_from_the_environment_are_part_of_the_key():
+    code = "from kernels import jitcache; print(jitcache.versions()['numba-settings'])"
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    got = [subprocess.run([sys.executable, "-c", code], env={**environ, **extra}, cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout
+           for extra in ({}, {"NUMBA_OPT": "1"}, {"NUMBA_BOUNDSCHECK": "1"})]
+    assert len(set(got)) == 3, got
 
 
 def test_another_cpu_changes_the_key():
