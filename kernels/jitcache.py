@@ -3,8 +3,8 @@
 numba's own cache is keyed by a source file's path and modification time, so a reinstall,
 a second virtual environment or a fresh clone compiles everything again. This cache keys
 compiled code by what it was compiled from. The folder, `<cache>/entries-<digest>/`, is
-named by the versions of Python, numba, llvmlite and numpy and by the CPU (name and
-features), with `<cache>` from `SIMCLI_CACHE_DIR`, else `platformdirs.user_cache_dir
+named by the versions of Python, numba, llvmlite and numpy, numba's code generation
+settings and the CPU (name and features), with `<cache>` from `SIMCLI_CACHE_DIR`, else `platformdirs.user_cache_dir
 ("simcli")`. Inside it, each compiled entry is kept with the digest of the sources of its
 call graph (kernels/cachedeps.py: every shared kernel module, and every file of each game
 package its code reaches) and is loaded only while those sources are unchanged. So every
