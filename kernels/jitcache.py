@@ -4,14 +4,15 @@ numba's own cache is keyed by a source file's path and modification time, so a r
 a second virtual environment or a fresh clone compiles everything again. This cache keys
 compiled code by what it was compiled from. The folder, `<cache>/entries-<digest>/`, is
 named by the versions of Python, numba, llvmlite and numpy, numba's code generation
-settings and the CPU (name and features), with `<cache>` from `SIMCLI_CACHE_DIR`, else `platformdirs.user_cache_dir
-("simcli")`. Inside it, each compiled entry is kept with the digest of the sources of its
-call graph (kernels/cachedeps.py: every shared kernel module, and every file of each game
-package its code reaches) and is loaded only while those sources are unchanged. So every
-install of the same kernels on one machine shares it, and an edit to one game compiles
-that game's entries again, not the others'. The newest few versions of each entry are
-kept, so switching between branches does not compile again either. `SIMCLI_NO_CACHE=1`
-(or `simcli --no-cache`) compiles without reading or writing it.
+settings and the CPU (name and features), with `<cache>` from `SIMCLI_CACHE_DIR`, else
+`platformdirs.user_cache_dir("simcli")`. Inside it, each compiled entry is kept with the
+digest of the sources of its call graph (kernels/cachedeps.py: every shared kernel module,
+and every file of each game package its code reaches) and is loaded only while those
+sources are unchanged. So every install of the same kernels on one machine shares it, and
+an edit to one game compiles that game's entries again, not the others'. The newest few
+versions of each entry are kept, so switching between branches does not compile again
+either. `SIMCLI_NO_CACHE=1` (or `simcli --no-cache`) compiles without reading or writing
+it.
 
 Each data file carries a SHA-256 of its contents: a corrupt or truncated entry is ignored
 and compiled again, never loaded. Files are written under a temporary name and renamed
