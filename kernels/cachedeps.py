@@ -26,7 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent  # the kernels package
 VERSIONED = ("numba", "numpy", "llvmlite")  # covered by the versions in the folder's key
 
-_file_digests: dict[tuple[str, int, int], bytes] = {}
+_first_read: dict[str, bytes] = {}  # path -> SHA-256 of the file as this process first read it
+_noted: set[str] = set()  # modules whose sources were read as they were imported
 
 
 class Untraceable(Exception):
@@ -96,21 +97,54 @@ def source_files(modules, root: Path = ROOT) -> dict[str, Path]:
             path = getattr(sys.modules.get(module), "__file__", None)
             if path is None or not os.path.isfile(path):
                 raise Untraceable(module)
-            files[module] = Path(path)
+            files[module] = Path(path).resolve()
     return files
 
 
-def _file_digest(path: Path) -> bytes:
-    st = path.stat()
-    memo = (str(path), st.st_mtime_ns, st.st_size)
-    if memo not in _file_digests:
-        _file_digests[memo] = hashlib.sha256(path.read_bytes()).digest()
-    return _file_digests[memo]
+def _read(path: Path) -> bytes:
+    return hashlib.sha256(path.read_bytes()).digest()
 
 
-def sources_digest(modules, root: Path = ROOT) -> str:
-    """The digest of the sources an entry spanning `modules` is keyed by (source_files)."""
+def note_import(module: str, root: Path = ROOT) -> None:
+    """Read the sources of `module` as it is being imported (the code this process
+    compiles), and once the rest of its game package, or the shared modules: an edit made
+    later, while the process runs, is not taken for what it compiled."""
+    if module in _noted:
+        return
+    _noted.add(module)
+    top, *rest = module.split(".")
+    if top == "kernels":
+        package = root / rest[0] if rest else None
+        group = (sorted(package.rglob("*.py")) if package is not None and package.is_dir()
+                 else sorted(root.glob("*.py")))
+        for p in group:
+            if "__pycache__" not in p.parts:
+                _first_read.setdefault(str(p), _read(p))
+    path = getattr(sys.modules.get(module), "__file__", None)
+    if path is not None and os.path.isfile(path):
+        _first_read[str(Path(path).resolve())] = _read(Path(path).resolve())
+
+
+def _file_digest(path: Path, fresh: bool) -> bytes:
+    """A file's SHA-256: as this process first read it, or (fresh) as it is now."""
+    if fresh:
+        return _read(path)
+    key = str(path)
+    if key not in _first_read:
+        _first_read[key] = _read(path)
+    return _first_read[key]
+
+
+def sources_digest(modules, root: Path = ROOT, fresh: bool = False) -> str:
+    """The digest of the sources an entry spanning `modules` is keyed by (source_files):
+    as this process first read them (the code it compiled), or (fresh) as they are now."""
     h = hashlib.sha256(b"simcli-kernel-sources-1\0")
     for label, path in sorted(source_files(modules, root).items()):
-        h.update(label.encode() + b"\0" + _file_digest(path))
+        h.update(label.encode() + b"\0" + _file_digest(path, fresh))
     return h.hexdigest()
+
+
+def changed_since_read(modules, root: Path = ROOT) -> bool:
+    """Whether a source of `modules` changed on disk since this process first read it (an
+    edit or a checkout while it ran: its compiled code may be of either)."""
+    return sources_digest(modules, root) != sources_digest(modules, root, fresh=True)

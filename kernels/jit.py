@@ -29,7 +29,7 @@ from numba.core import event, types
 from numba.core.registry import CPUDispatcher
 
 import kernels
-from kernels import config, jitcache, lazylink, numba_speedups
+from kernels import cachedeps, config, jitcache, lazylink, numba_speedups
 from kernels.ref import as_ref
 
 lazylink.install()
@@ -73,6 +73,7 @@ def kernel(fn=None, *, inline: bool = False, alloc: bool = False):
     into every caller; alloc: it allocates arrays."""
 
     def wrap(f):
+        cachedeps.note_import(f.__module__)
         return Kernel(f, {**config.KERNEL, "_nrt": alloc, "forceinline": inline})
 
     return wrap(fn) if fn is not None else wrap

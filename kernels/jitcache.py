@@ -127,12 +127,19 @@ def prune(base: Path, keep: int = KEEP) -> list[Path]:
         return []
     legacy = [p for p in mine if p.name.startswith(LEGACY)]
     mine = [p for p in mine if p.name.startswith(PREFIX)]
-    mine.sort(key=lambda p: (p / MARKER).stat().st_mtime, reverse=True)
+    mine.sort(key=_last_used, reverse=True)
     gone = []
     for p in legacy + mine[keep:]:
         shutil.rmtree(p, ignore_errors=True)
         gone.append(p)
     return gone
+
+
+def _last_used(folder: Path) -> float:
+    try:
+        return (folder / MARKER).stat().st_mtime
+    except OSError:  # removed meanwhile by another process
+        return 0.0
 
 
 class _Locator(caching._CacheLocator):
@@ -261,8 +268,9 @@ class Cache(caching.FunctionCache):
             return
         modules = cachedeps.call_graph_modules(data.library) | {data.fndesc.modname}
         try:
-            cachedeps.source_files(modules)
-        except cachedeps.Untraceable:  # no source to key it by: not kept
+            if cachedeps.changed_since_read(modules):  # compiled from which sources?
+                return
+        except (OSError, cachedeps.Untraceable):  # no source to key it by: not kept
             return
         self._impl.locator.ensure_cache_path()
         key = self._index_key(sig, data.codegen)
@@ -271,9 +279,10 @@ class Cache(caching.FunctionCache):
 
 def attach(dispatcher) -> None:
     """Give a dispatcher (a kernel's Python entry) this cache, unless it is off or the
-    kernel lives outside the kernels package (whose sources the key covers)."""
+    kernel's module has no source file to key it by (code typed at a prompt)."""
     module = dispatcher.py_func.__module__
-    if enabled() and (module == "kernels" or module.startswith("kernels.")):
+    path = getattr(sys.modules.get(module), "__file__", None)
+    if enabled() and path is not None and os.path.isfile(path):
         dispatcher._cache = Cache(dispatcher.py_func)
         _mark_used()
 

@@ -75,7 +75,7 @@ def test_an_entry_is_keyed_by_every_shared_module_and_its_whole_game_package(tmp
     assert not any(f.startswith("samurai_") for f in files)
 
     def digest() -> str:
-        return cachedeps.sources_digest(SAMSARA, copy)
+        return cachedeps.sources_digest(SAMSARA, copy, fresh=True)
 
     before = digest()
     edit(copy / "samurai_sword" / "rules.py")
@@ -126,9 +126,18 @@ def test_no_game_package_reads_another_game_package():
     games = {p.name for p in root.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
     for game in games:
         for path in (root / game).rglob("*.py"):
+            here = ["kernels", *path.relative_to(root).with_suffix("").parts]
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                         else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):  # relative ones resolved
+                    base = ".".join([*here[:len(here) - node.level], node.module or ""]
+                                    if node.level else [node.module or ""]).strip(".")
+                    names = [base] + [f"{base}.{a.name}" for a in node.names]
+                elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    names = [node.value]  # importlib.import_module("kernels.<game>...")
+                else:
+                    names = []
                 for name in names:
                     parts = name.split(".")
                     if parts[0] == "kernels" and len(parts) > 1 and parts[1] in games:
@@ -232,8 +241,10 @@ TOYS = {
 }
 
 TOY_PROBE = r"""
-import json, sys
+import json, pathlib, sys
 from kernels.toy_a import rules
+if len(sys.argv) > 2:  # an edit while this process runs, after it imported the kernels
+    pathlib.Path(rules.__file__).with_name("consts.py").write_text(sys.argv[2])
 fn = getattr(rules, sys.argv[1])
 out = fn(1)
 stats = fn.python_entry().stats
@@ -242,11 +253,9 @@ print(json.dumps({"out": int(out), "hits": sum(stats.cache_hits.values()),
 """
 
 
-def test_an_edit_compiles_again_only_the_entries_whose_call_graph_it_touches(tmp_path):
-    """Two toy game packages in a copy of the kernels package: toy_a's f reads a constant
-    from a sibling module, its g calls toy_b. An edit to toy_b compiles g again, not f;
-    an edit to f's constant compiles f again (with the new value), and undoing it loads
-    the earlier version; an edit to a shared module compiles f again."""
+def toy_tree(tmp_path: Path):
+    """A copy of the kernels package with the toy packages; a function running TOY_PROBE in
+    it: (result, hit or miss)."""
     copy = kernels_copy(tmp_path)
     for name, text in TOYS.items():
         (copy / name).parent.mkdir(exist_ok=True)
@@ -254,12 +263,23 @@ def test_an_edit_compiles_again_only_the_entries_whose_call_graph_it_touches(tmp
     environ = {k: v for k, v in os.environ.items() if k != "SIMCLI_NO_CACHE"}
     environ.update(SIMCLI_CACHE_DIR=str(tmp_path / "cache"))
 
-    def run(fn: str) -> tuple[int, str]:
-        done = subprocess.run([sys.executable, "-c", TOY_PROBE, fn], env=environ,
-                              cwd=tmp_path, capture_output=True, text=True, check=True)
+    def run(fn: str, *edit_meanwhile: str) -> tuple[int, str]:
+        done = subprocess.run([sys.executable, "-c", TOY_PROBE, fn, *edit_meanwhile],
+                              env=environ, cwd=tmp_path, capture_output=True, text=True,
+                              check=True)
         got = json.loads(done.stdout.strip().splitlines()[-1])
         return got["out"], "hit" if (got["hits"], got["misses"]) == (1, 0) else "miss"
 
+    return run
+
+
+def test_an_edit_compiles_again_only_the_entries_whose_call_graph_it_touches(tmp_path):
+    """Two toy game packages in a copy of the kernels package: toy_a's f reads a constant
+    from a sibling module, its g calls toy_b. An edit to toy_b compiles g again, not f;
+    an edit to f's constant compiles f again (with the new value), and undoing it loads
+    the earlier version; an edit to a shared module compiles f again."""
+    run = toy_tree(tmp_path)
+    copy = tmp_path / "kernels"
     assert run("f") == (2, "miss")
     assert run("f") == (2, "hit")
     assert run("g") == (22, "miss")
@@ -272,6 +292,24 @@ def test_an_edit_compiles_again_only_the_entries_whose_call_graph_it_touches(tmp
     assert run("f") == (2, "hit")  # the earlier version, kept
     edit(copy / "rng.py")
     assert run("f") == (2, "miss")
+
+
+def test_an_edit_while_a_process_runs_is_not_taken_for_what_it_compiled(tmp_path):
+    """A process keys what it loads and saves by the sources as it imported them: one that
+    imported K = 1 loads K = 1's code even after the file says K = 9, and one that
+    compiled K = 4 while the file changed to K = 8 keeps nothing (it cannot tell which it
+    compiled), so later processes compile K = 8 and K = 4 afresh."""
+    run = toy_tree(tmp_path)
+    consts = tmp_path / "kernels" / "toy_a" / "consts.py"
+    assert run("f") == (2, "miss")
+    assert run("f", "K = 9\n") == (2, "hit")
+    assert run("f") == (10, "miss")
+    consts.write_text("K = 4\n")
+    assert run("f", "K = 8\n") == (5, "miss")
+    assert run("f") == (9, "miss")
+    consts.write_text("K = 4\n")
+    assert run("f") == (5, "miss")  # was not kept under either digest
+    assert run("f") == (5, "hit")
 
 
 def test_an_entry_whose_bytes_changed_is_refused_even_when_it_still_unpickles(tmp_path):

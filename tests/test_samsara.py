@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 import scipy.stats
-from numba import njit
 
+from kernels.jit import kernel
 from kernels.rng import die, new_states, seed_lanes, stream_states
 from kernels.samsara import play as PL
 from kernels.samsara import rules as R
@@ -546,7 +546,7 @@ def test_a_match_rotates_as_a_whole():
         assert aggs["game_wins"].sum() == 80
 
 
-@njit(cache=True)
+@kernel(alloc=True)
 def turn_counts(key, mover, a, b, step, pi, tgt, weights):
     """The distinct positions of the full turns (both dice) the listing gives, how many
     listed sequences leave each, and what `multiplicity` counts for each (empty when no
@@ -571,7 +571,7 @@ def turn_counts(key, mover, a, b, step, pi, tgt, weights):
     return distinct, listed, counted
 
 
-@njit(cache=True)
+@kernel(alloc=True)
 def sample_turns(seed, key, mover, a, b, step, pi, tgt, count, tries):
     """`count` draws of sample_turn from one position (-1: gave up after `tries`)."""
     pos = np.zeros(R.MAX_MARBLES, np.int64)
