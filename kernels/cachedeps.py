@@ -54,7 +54,7 @@ def module_of(name: str, known=None) -> str | None:
     """The Python module of the function behind mangled name `name` (the longest leading
     run of its identifiers that names an imported module), or None."""
     known = sys.modules if known is None else known
-    parts = mangled_components(name)
+    parts = mangled_components(name[name.find("_ZN"):] if "._ZN" in name else name)
     for start in range(min(2, len(parts))):  # numba's wrappers lead with one more name
         for end in range(len(parts), start, -1):
             candidate = ".".join(parts[start:end])
@@ -64,7 +64,8 @@ def module_of(name: str, known=None) -> str | None:
 
 
 def call_graph_modules(library) -> set[str]:
-    """Modules of every function compiled into a code library and the libraries it links."""
+    """Modules of every function compiled into a code library and the libraries it links
+    (Untraceable when a compiled Python function's module cannot be told)."""
     seen: set[int] = set()
     todo, modules = [library], set()
     while todo:
@@ -77,6 +78,8 @@ def call_graph_modules(library) -> set[str]:
                 module = module_of(fn.name)
                 if module is not None:
                     modules.add(module)
+                elif "_ZN" in fn.name:  # a Python function whose module is not known
+                    raise Untraceable(fn.name)
         todo.extend(lib._linking_libraries)
     return modules
 

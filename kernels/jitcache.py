@@ -266,8 +266,8 @@ class Cache(caching.FunctionCache):
     def _save_overload(self, sig, data):
         if not self._enabled or not self._impl.check_cachable(data):
             return
-        modules = cachedeps.call_graph_modules(data.library) | {data.fndesc.modname}
         try:
+            modules = cachedeps.call_graph_modules(data.library) | {data.fndesc.modname}
             if cachedeps.changed_since_read(modules):  # compiled from which sources?
                 return
         except (OSError, cachedeps.Untraceable):  # no source to key it by: not kept

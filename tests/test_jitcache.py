@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -116,6 +117,22 @@ def test_a_module_outside_the_kernels_package_is_keyed_by_its_own_file():
 ])
 def test_a_compiled_function_names_its_module(name, module):
     assert cachedeps.module_of(name) == module
+
+
+def library(*names, links=()):
+    functions = [SimpleNamespace(name=n, is_declaration=False) for n in names]
+    return SimpleNamespace(_final_module=SimpleNamespace(functions=functions),
+                           _linking_libraries=list(links))
+
+
+def test_the_call_graph_is_every_linked_librarys_functions_and_unknown_ones_refuse():
+    rules = library("_ZN7kernels7samsara5rules5applyB2v1Ex", "NRT_incref")
+    entry = library("_ZN7cpython7kernels3rng3dieEx",
+                    "cfunc._ZN5numba7cpython8builtins6ol_minEx", links=[rules, rules])
+    assert cachedeps.call_graph_modules(entry) == {
+        "kernels.rng", "kernels.samsara.rules", "numba.cpython.builtins"}
+    with pytest.raises(cachedeps.Untraceable):
+        cachedeps.call_graph_modules(library("_ZN9no_module4funcEx", links=[rules]))
 
 
 def test_no_game_package_reads_another_game_package():
