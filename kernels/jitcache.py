@@ -176,19 +176,38 @@ class _Impl(caching.CompileResultCacheImpl):
 
 
 class _CheckedFile(caching.IndexDataCacheFile):
-    """numba's index and data files, each data file led by the SHA-256 of the rest, the
-    index holding for each signature the newest versions of the entry, each with the
-    modules of its call graph and the digest of their sources (kernels/cachedeps.py)."""
+    """numba's index and data files, each data file led by the SHA-256 of the rest. Each
+    signature has an index file of its own (named by a digest of the signature's text, so
+    a signature whose types another checkout cannot load leaves the others readable),
+    holding the newest versions of the entry, each with the modules of its call graph and
+    the digest of their sources (kernels/cachedeps.py)."""
 
-    def _load_index(self):
+    def _bucket(self, key) -> str:
+        return f"{self._index_name[:-4]}.{hashlib.sha256(str(key).encode()).hexdigest()[:12]}"
+
+    def _read_index(self, path: str) -> dict:
+        """The index in `path` (numba's format), or {} when absent, damaged or stale."""
         try:
-            return super()._load_index()
-        except Exception:  # a damaged index: as if empty (entries are rewritten)
+            with open(path, "rb") as f:
+                version = pickle.load(f)
+                data = f.read()
+            if version != self._version:
+                return {}
+            stamp, overloads = pickle.loads(data)
+        except Exception:  # absent, damaged, or of types this process cannot load
             return {}
+        return overloads if stamp == self._source_stamp else {}
+
+    def _write_index(self, path: str, overloads: dict) -> None:
+        data = self._dump((self._source_stamp, overloads))
+        with self._open_for_write(path) as f:
+            pickle.dump(self._version, f, protocol=-1)
+            f.write(data)
 
     def load(self, key):
         """The entry for `key` compiled from the sources as they are now, else None."""
-        for modules, sources, name in self._load_index().get(key, ()):
+        index = os.path.join(self._cache_path, self._bucket(key) + ".nbi")
+        for modules, sources, name in self._read_index(index).get(key, ()):
             try:
                 if sources == cachedeps.sources_digest(modules):
                     data = self._load_data(name)
@@ -203,17 +222,18 @@ class _CheckedFile(caching.IndexDataCacheFile):
         """Keep `data` as the version of `key` compiled from the sources of `modules` as
         they are now, with the newest VERSIONS_KEPT - 1 others."""
         sources = cachedeps.sources_digest(modules)
-        overloads = self._load_index()
+        bucket = self._bucket(key)
+        index = os.path.join(self._cache_path, bucket + ".nbi")
+        overloads = self._read_index(index)
         versions = [v for v in overloads.get(key, ()) if v[1] != sources]
         versions.sort(key=lambda v: self._last_used(v[2]), reverse=True)
-        name = f"{self._index_name[:-4]}.{secrets.token_hex(8)}.nbc"
+        name = f"{bucket}.{secrets.token_hex(8)}.nbc"
         self._save_data(name, data)
         overloads[key] = [(modules, sources, name), *versions[:VERSIONS_KEPT - 1]]
-        self._save_index(overloads)
+        self._write_index(index, overloads)
         kept = {v[2] for vs in overloads.values() for v in vs}
-        base = self._index_name[:-4] + "."
         for old in os.listdir(self._cache_path):  # dropped versions, lost by a bad index
-            if old.startswith(base) and old.endswith(".nbc") and old not in kept:
+            if old.startswith(bucket + ".") and old.endswith(".nbc") and old not in kept:
                 with suppress(OSError):
                     os.unlink(self._data_path(old))
 

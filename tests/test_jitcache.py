@@ -262,8 +262,9 @@ import json, pathlib, sys
 from kernels.toy_a import rules
 if len(sys.argv) > 2:  # an edit while this process runs, after it imported the kernels
     pathlib.Path(rules.__file__).with_name("consts.py").write_text(sys.argv[2])
-fn = getattr(rules, sys.argv[1])
-out = fn(1)
+name, _, arg = sys.argv[1].partition(":")  # f or f:1.5 (another signature)
+fn = getattr(rules, name)
+out = fn(float(arg) if arg else 1)
 stats = fn.python_entry().stats
 print(json.dumps({"out": int(out), "hits": sum(stats.cache_hits.values()),
                   "misses": sum(stats.cache_misses.values())}))
@@ -339,3 +340,20 @@ def test_an_entry_whose_bytes_changed_is_refused_even_when_it_still_unpickles(tm
     raw[raw.index(b"\x90" * 256) + 100] = 0xC3
     data.write_bytes(bytes(raw))
     assert f.load("k") is None  # refused (a miss), not {"code": b"...\xc3..."}
+
+
+def test_a_signature_whose_index_is_unreadable_leaves_the_others_loadable(tmp_path):
+    """Each signature of an entry has its own index: one that cannot be read (damaged, or
+    of types another checkout cannot load) is compiled again alone, and the other
+    signatures' compiled code stays and loads."""
+    run = toy_tree(tmp_path)
+    assert run("f") == (2, "miss")
+    folder = next((tmp_path / "cache").iterdir())
+    (int_index,) = folder.glob("*.f.entry-*.nbi")
+    assert run("f:1.5") == (2, "miss")  # 2.5, read back as an int
+    assert len(list(folder.glob("*.f.entry-*.nbi"))) == 2
+    int_index.write_bytes(b"not an index")
+    assert run("f:1.5") == (2, "hit")
+    assert run("f") == (2, "miss")
+    assert run("f:1.5") == (2, "hit") and run("f") == (2, "hit")
+    assert len(list(folder.glob("*.f.entry-*.nbc"))) == 2
