@@ -84,23 +84,39 @@ def call_graph_modules(library) -> set[str]:
     return modules
 
 
+def module_file(module: str) -> Path | None:
+    """The source file of imported module `module`, or None (none, or not a file)."""
+    path = getattr(sys.modules.get(module), "__file__", None)
+    return Path(path).resolve() if path is not None and os.path.isfile(path) else None
+
+
+def _shared_files(root: Path) -> list[Path]:
+    return sorted(root.glob("*.py"))
+
+
+def _package_files(module: str, root: Path) -> list[Path]:
+    """Every file of the game package a kernels module belongs to ([] for a shared one)."""
+    parts = module.split(".")
+    package = root / parts[1] if len(parts) > 1 else None
+    if package is None or not package.is_dir():
+        return []
+    return [p for p in sorted(package.rglob("*.py")) if "__pycache__" not in p.parts]
+
+
 def source_files(modules, root: Path = ROOT) -> dict[str, Path]:
     """The files an entry whose call graph spans `modules` is keyed by: label -> path
     (labels are paths inside the kernels package, or module names outside it)."""
-    files = {p.name: p for p in root.glob("*.py")}
+    files = {p.name: p for p in _shared_files(root)}
     for module in sorted(modules):
-        top, *rest = module.split(".")
+        top = module.split(".")[0]
         if top == "kernels":
-            package = root / rest[0] if rest else None
-            if package is not None and package.is_dir():
-                files.update({p.relative_to(root).as_posix(): p
-                              for p in sorted(package.rglob("*.py"))
-                              if "__pycache__" not in p.parts})
+            files.update({p.relative_to(root).as_posix(): p
+                          for p in _package_files(module, root)})
         elif top not in VERSIONED and top not in sys.stdlib_module_names:
-            path = getattr(sys.modules.get(module), "__file__", None)
-            if path is None or not os.path.isfile(path):
+            path = module_file(module)
+            if path is None:
                 raise Untraceable(module)
-            files[module] = Path(path).resolve()
+            files[module] = path
     return files
 
 
@@ -110,22 +126,18 @@ def _read(path: Path) -> bytes:
 
 def note_import(module: str, root: Path = ROOT) -> None:
     """Read the sources of `module` as it is being imported (the code this process
-    compiles), and once the rest of its game package, or the shared modules: an edit made
-    later, while the process runs, is not taken for what it compiled."""
+    compiles), and those of its game package, or of the shared modules, not read yet: an
+    edit made later, while the process runs, is not taken for what it compiled."""
     if module in _noted:
         return
     _noted.add(module)
-    top, *rest = module.split(".")
-    if top == "kernels":
-        package = root / rest[0] if rest else None
-        group = (sorted(package.rglob("*.py")) if package is not None and package.is_dir()
-                 else sorted(root.glob("*.py")))
-        for p in group:
-            if "__pycache__" not in p.parts:
-                _first_read.setdefault(str(p), _read(p))
-    path = getattr(sys.modules.get(module), "__file__", None)
-    if path is not None and os.path.isfile(path):
-        _first_read[str(Path(path).resolve())] = _read(Path(path).resolve())
+    own = module_file(module)
+    if own is not None:
+        _first_read[str(own)] = _read(own)
+    if module.split(".")[0] == "kernels":
+        for p in _package_files(module, root) or _shared_files(root):
+            if str(p) not in _first_read:
+                _first_read[str(p)] = _read(p)
 
 
 def _file_digest(path: Path, fresh: bool) -> bytes:
@@ -150,4 +162,5 @@ def sources_digest(modules, root: Path = ROOT, fresh: bool = False) -> str:
 def changed_since_read(modules, root: Path = ROOT) -> bool:
     """Whether a source of `modules` changed on disk since this process first read it (an
     edit or a checkout while it ran: its compiled code may be of either)."""
-    return sources_digest(modules, root) != sources_digest(modules, root, fresh=True)
+    return any(_file_digest(p, fresh=False) != _read(p)
+               for p in source_files(modules, root).values())

@@ -127,7 +127,7 @@ def prune(base: Path, keep: int = KEEP) -> list[Path]:
         return []
     legacy = [p for p in mine if p.name.startswith(LEGACY)]
     mine = [p for p in mine if p.name.startswith(PREFIX)]
-    mine.sort(key=_last_used, reverse=True)
+    mine.sort(key=_marker_time, reverse=True)
     gone = []
     for p in legacy + mine[keep:]:
         shutil.rmtree(p, ignore_errors=True)
@@ -135,7 +135,7 @@ def prune(base: Path, keep: int = KEEP) -> list[Path]:
     return gone
 
 
-def _last_used(folder: Path) -> float:
+def _marker_time(folder: Path) -> float:
     try:
         return (folder / MARKER).stat().st_mtime
     except OSError:  # removed meanwhile by another process
@@ -300,9 +300,7 @@ class Cache(caching.FunctionCache):
 def attach(dispatcher) -> None:
     """Give a dispatcher (a kernel's Python entry) this cache, unless it is off or the
     kernel's module has no source file to key it by (code typed at a prompt)."""
-    module = dispatcher.py_func.__module__
-    path = getattr(sys.modules.get(module), "__file__", None)
-    if enabled() and path is not None and os.path.isfile(path):
+    if enabled() and cachedeps.module_file(dispatcher.py_func.__module__) is not None:
         dispatcher._cache = Cache(dispatcher.py_func)
         _mark_used()
 
