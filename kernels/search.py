@@ -35,6 +35,10 @@ from kernels.jit import kernel
 from kernels.ref import Ref
 from kernels.rng import below, next_u64, seed_lane, seed_lanes, stream_states
 
+# the calls of a game's search entry (search_play.run_search) beyond its play.Call ones
+PLAY_SEARCHING = 100  # play_chunk_search from playout a, count playouts
+SEARCH_DECISION = 101  # the search's action for the seat to act, in playout a (decision count)
+
 # --- hooks: each game overloads these for its state type (kernels/<game>/search_hooks.py)
 
 

@@ -8,10 +8,9 @@ import random
 
 import numpy as np
 import pytest
-from numba import njit
 from typer.testing import CliRunner
 
-from kernels.ref import ref
+from kernels.jit import kernel
 from kernels.samsara import players as P
 from kernels.samsara import rules as R
 from simcli.cli import app
@@ -189,12 +188,11 @@ def test_a_seat_denied_lane_changes_never_chooses_one_by_hand(policy):
     assert free_lane > 0
 
 
-@njit
-def _watched(state, forbid, seed, count, out):
+@kernel(alloc=True)  # (a kernel: cached with the Samsara package, not compiled every run)
+def _watched(st, forbid, seed, count, out):
     """play_chunk's loop, checking each choice: out[0] choices of a forbidden lane change
     while a lane-free turn was legal, out[1] lane changes chosen by seats free to, out[2]
     forced ones (no lane-free turn), out[3] decisions of the seats denied lane changes."""
-    st = ref(state)  # as the kernels pass states: by reference (tests/conftest.py)
     acts = np.zeros(R.MAX_SEQ, np.int64)
     for g in range(count):
         R.setup(st, seed, g)

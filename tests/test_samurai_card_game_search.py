@@ -13,7 +13,6 @@ from kernels.samurai_card_game import search_hooks as H
 from kernels.samurai_card_game import search_play as SP
 from kernels.samurai_card_game.stats import Misc
 from simcli.errors import UserError
-from simcli.games.samurai_card_game import SEARCH_MAX_ROLLOUT
 from tests.naive_card_game import BUDDHA, HELMET, RICE
 from tests.search_checks import check_policy_names, check_same_on_one_or_two_threads, play_in_chunks
 from tests.test_samurai_card_game_play import copy_state, hide
@@ -105,15 +104,11 @@ def test_forbidden_options_are_honoured():
 
 
 def search_root(h):
-    """The handle's search choice for the seat to act, and a function giving the choice
-    for another state in the same workspace and with the same stream."""
-    budget, c, rollout = h.search
-    seat = h.current_player()
+    """A function giving the handle's search choice for the seat to act in another state,
+    in the same workspace and with the same stream (the search entry's own decision)."""
 
     def choose(st):
-        root = H.root_of(st, h.ws.scratch)
-        return int(SP.search_choose(root, h.ws, h.forbid, h.seed, h.playout, budget[seat],
-                                    c[seat], rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
+        return h.k.decide(st, h.playout, h.decisions)
     return choose
 
 

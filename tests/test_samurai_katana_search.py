@@ -20,6 +20,8 @@ from kernels.samurai_katana import search_hooks as KH
 from kernels.samurai_katana import search_play as KSP
 from kernels.samurai_katana.play import N_ROW
 from kernels.samurai_katana.stats import TABLE, Misc, Moment
+from kernels.search import SEARCH_DECISION
+from simcli.games.handle import NO_FOUT, NO_OUT, NO_ROWS
 from simcli.games.samurai_katana import SEARCH_TOP_K, SamuraiKatana, no_forbid
 from simcli.replay import replay
 from simcli.run import RunConfig
@@ -46,9 +48,10 @@ def search_at(st, budget=64, seed=9, playout=0, k=0, cut=60):
     the tree's nodes)."""
     forbid = no_forbid()
     ws = KSP.new_workspace(st, forbid, budget, SEARCH_TOP_K, TABLE, GAME.sizes(prepared()))
-    root = KH.root_of(st, ws.scratch)
-    a = KSP.search_choose(root, ws, forbid, np.uint64(seed), np.int64(playout), np.int64(k),
-                          np.int64(budget), 0.7, np.int64(K.GREEDY), np.int64(cut))
+    a = KSP.run_search(st, ws, forbid, np.int64(SEARCH_DECISION), np.uint64(seed),
+                       np.int64(playout), np.int64(k), NO_ROWS, NO_OUT, NO_FOUT,
+                       np.full(K.MAX_P, budget, np.int64), np.full(K.MAX_P, 0.7),
+                       np.full(K.MAX_P, K.GREEDY, np.int64), np.int64(cut))
     used = int(ws.tree.used[0])
     return int(a), ws.tree.visits[:used].copy(), ws.tree.action[:used].copy()
 

@@ -7,11 +7,10 @@ import numpy as np
 import pytest
 
 from kernels.samurai_sword import rules as K
-from kernels.samurai_sword import search_play as KSP
 from kernels.samurai_sword.stats import TABLE, Role, Team
 from kernels.stat_table import zeros
 from simcli.errors import UserError
-from simcli.games.samurai_sword import SEARCH_MAX_ROLLOUT, SamuraiSword
+from simcli.games.samurai_sword import SamuraiSword
 from tests.search_checks import check_policy_names, check_same_on_one_or_two_threads, play_in_chunks
 
 GAME = SamuraiSword()
@@ -120,11 +119,7 @@ def at_search_decision(seed, playout, seat, turns):
 def search(h, st):
     """The searching seat's choice in state `st` and the root's children (action, visits,
     summed reward), sorted by action."""
-    seat = int(K.to_move(st))
-    budget, c, rollout = h.search
-    root = h.ws.scratch._replace(st=st)
-    a = KSP.search_choose(root, h.ws, h.forbid, h.seed, h.playout, np.int64(h.decisions),
-                          budget[seat], c[seat], rollout[seat], np.int64(SEARCH_MAX_ROLLOUT))
+    a = h.k.decide(st, h.playout, h.decisions)  # the search entry's own decision
     t = h.ws.tree
     kids = []
     ch = t.child[0]

@@ -18,7 +18,7 @@ from kernels.ref import deref, ref
 from kernels.samsara import players as P
 from kernels.samsara import rules as R
 from kernels.samsara import search_hooks as H
-from kernels.samsara.play import game_row
+from kernels.samsara.play import game_row, run
 
 MCTS = 3  # policy code of a searching seat (after players.RANDOM, GREEDY, LOOKAHEAD)
 
@@ -76,3 +76,22 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
         if keep:
             game_row(st, rows[g])
     return count
+
+
+@kernel
+def run_search(st, ws, forbid, call, seed, a, count, rows, out, fout, budget, c, rollout,
+               max_rollout):
+    """The search path's one compiled entry from Python: play_chunk_search from playout a
+    (call search.PLAY_SEARCHING), the search's action for the seat to act in playout a
+    (search.SEARCH_DECISION), or any other call of play.run. So a run with search seats
+    and `simcli replay` of it run (and cache) one library, and a replayed search decision
+    is the fast path's own."""
+    if call == search.PLAY_SEARCHING:
+        return play_chunk_search(st, ws, forbid, seed, a, count, rows, budget, c, rollout,
+                                 max_rollout)
+    if call == search.SEARCH_DECISION:
+        seat = st.player[0]
+        root = ref(H.SearchState(deref(st), forbid, ws.scratch.top_k))
+        return search_choose(root, ws, forbid, seed, a, budget[seat], c[seat], rollout[seat],
+                             max_rollout)
+    return run(st, forbid, ws.stop, call, seed, a, count, rows, out, fout)

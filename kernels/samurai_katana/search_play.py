@@ -19,7 +19,7 @@ from kernels.ref import deref, ref
 from kernels.samurai_katana import players as P
 from kernels.samurai_katana import rules as R
 from kernels.samurai_katana import search_hooks as H
-from kernels.samurai_katana.play import game_row
+from kernels.samurai_katana.play import game_row, run
 
 MCTS = 2  # policy code of a searching seat (after players.RANDOM, GREEDY)
 MAX_ACTIONS = 1024  # room for the actions the search considers at one decision
@@ -83,3 +83,24 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
         if keep:
             game_row(st, rows[g])
     return count
+
+
+@kernel
+def run_search(st, ws, forbid, call, seed, a, count, rows, out, fout, budget, c, rollout,
+               max_rollout):
+    """The search path's one compiled entry from Python: play_chunk_search from playout a
+    (call search.PLAY_SEARCHING), the search's action for the seat to act in playout a
+    (search.SEARCH_DECISION; count: the playout's decisions taken so far), or any other
+    call of play.run. So a run with search seats and `simcli replay` of it run (and cache)
+    one library, and a replayed search decision is the fast path's own."""
+    if call == search.PLAY_SEARCHING:
+        return play_chunk_search(st, ws, forbid, seed, a, count, rows, budget, c, rollout,
+                                 max_rollout)
+    if call == search.SEARCH_DECISION:
+        seat = R.to_move(st)
+        sc = ws.scratch
+        root = ref(H.SearchState(deref(st), sc.ban, sc.top_k, sc.prm, sc.pool, sc.cand,
+                                  sc.cval, sc.ckey))
+        return search_choose(root, ws, forbid, seed, a, count, budget[seat], c[seat],
+                             rollout[seat], max_rollout)
+    return run(st, forbid, ws.stop, call, seed, a, count, rows, out, fout)

@@ -20,7 +20,7 @@ from kernels.rng import next_u64, seed_lane
 from kernels.sixteen_samurai import players as P
 from kernels.sixteen_samurai import rules as R
 from kernels.sixteen_samurai import search_hooks as H
-from kernels.sixteen_samurai.play import game_row
+from kernels.sixteen_samurai.play import game_row, run
 
 MCTS = 2  # policy code of a searching seat (after players.RANDOM, GREEDY)
 MAX_ACTIONS = H.MAX_ACTIONS  # legal actions buffer
@@ -218,3 +218,24 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
         if keep:
             game_row(st, rows[g])
     return count
+
+
+@kernel
+def run_search(st, ws, forbid, call, seed, a, count, rows, out, fout, budget, c, rollout,
+               max_rollout):
+    """The search path's one compiled entry from Python: play_chunk_search from playout a
+    (call search.PLAY_SEARCHING), the search's action for the seat to act in playout a
+    (search.SEARCH_DECISION; count: the playout's decisions taken so far), or any other
+    call of play.run. So a run with search seats and `simcli replay` of it run (and cache)
+    one library, and a replayed search decision is the fast path's own."""
+    if call == search.PLAY_SEARCHING:
+        return play_chunk_search(st, ws, forbid, seed, a, count, rows, budget, c, rollout,
+                                 max_rollout)
+    if call == search.SEARCH_DECISION:
+        seat = st.actor[0]
+        sc = ws.scratch
+        root = ref(H.SearchState(deref(st), forbid, sc.cfg, sc.prm, sc.buf, sc.w, sc.acc,
+                                  sc.fx))
+        return search_choose(root, ws, forbid, seed, a, count, budget[seat], c[seat],
+                             rollout[seat], max_rollout)
+    return run(st, forbid, ws.stop, call, seed, a, count, rows, out, fout)

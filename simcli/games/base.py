@@ -315,12 +315,15 @@ class Game(ABC):
         (search_settings) through the game's kernels.<game>.search_play module, `scratch`
         being its workspace's game-specific part; returns the moves the searches
         simulated."""
+        from kernels.search import PLAY_SEARCHING
+        from simcli.games.handle import NO_FOUT, NO_OUT
+
         budget, c, rollout = self.search_settings(prep, st)
         ws = search_play.new_workspace(st, ban, int(budget.max()), scratch, table,
                                        self.sizes(prep))
-        search_play.play_chunk_search(st, ws, ban, np.uint64(seed), np.int64(first),
-                                      np.int64(count), out, budget, c, rollout,
-                                      np.int64(max_rollout))
+        search_play.run_search(st, ws, ban, np.int64(PLAY_SEARCHING), np.uint64(seed),
+                               np.int64(first), np.int64(count), out, NO_OUT, NO_FOUT,
+                               budget, c, rollout, np.int64(max_rollout))
         return int(ws.moves[0])
 
     def search_arrays(self, seats: tuple[str, ...], lanes, size: int, codes: dict[str, int],

@@ -17,6 +17,7 @@ import numpy as np
 
 from kernels import control
 from kernels import events as ev
+from kernels.search import SEARCH_DECISION
 
 NO_ROWS = np.zeros((0, 1), np.int64)  # `rows` of a kernel entry call that keeps no rows
 NO_OUT = np.zeros(0, np.int64)
@@ -52,6 +53,46 @@ class KernelCalls:
         return int(self.run(st, self.forbid, self.stop, np.int64(call), self.seed,
                             np.int64(a), np.int64(0), NO_ROWS,
                             self.out if out is None else out, self.fout))
+
+
+class SearchCalls(KernelCalls):
+    """KernelCalls for a game with search seats: every call goes through the game's search
+    entry `search_play.run_search(st, ws, forbid, call, seed, a, count, rows, out, fout,
+    budget, c, rollout, max_rollout)`, the library a run with search seats compiled, so a
+    replay of such a run compiles nothing; `decide` is a searching seat's action, taken
+    by the fast path's own code."""
+
+    def __init__(self, run_search, ws, search: tuple[np.ndarray, np.ndarray, np.ndarray],
+                 forbid: np.ndarray, seed: int, max_rollout: int, out_size: int = 64,
+                 fout_size: int = 8) -> None:
+        super().__init__(run_search, forbid, seed, out_size, fout_size)
+        self.ws = ws
+        self.budget, self.c, self.rollout = search
+        self.max_rollout = np.int64(max_rollout)
+
+    def __call__(self, st, call: int, a: int = 0, out: np.ndarray | None = None,
+                 count: int = 0) -> int:
+        """Do `call` on state st with arguments a and count (and buffer out, else
+        self.out); its int result."""
+        return int(self.run(st, self.ws, self.forbid, np.int64(call), self.seed,
+                            np.int64(a), np.int64(count), NO_ROWS,
+                            self.out if out is None else out, self.fout, self.budget,
+                            self.c, self.rollout, self.max_rollout))
+
+    def decide(self, st, playout: int, decisions: int) -> int:
+        """The search's action for the seat to act of st (a searching seat), in playout
+        `playout` after `decisions` decisions."""
+        return self(st, SEARCH_DECISION, playout, count=decisions)
+
+
+def kernel_calls(run, search_play, ws, search, forbid: np.ndarray, seed: int,
+                 max_rollout: int, out_size: int = 64, fout_size: int = 8) -> KernelCalls:
+    """A handle's kernel calls: through the game's `run`, or, with a search workspace `ws`
+    (a searching seat), through `search_play.run_search`."""
+    if ws is None:
+        return KernelCalls(run, forbid, seed, out_size, fout_size)
+    return SearchCalls(search_play.run_search, ws, search, forbid, seed, max_rollout,
+                       out_size, fout_size)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from kernels.samsara import rules as R
 from kernels.samsara import stats as S
 from kernels.samsara.play import Call
 from kernels.stat_table import zeros
-from simcli.games.handle import GameHandle, KernelCalls
+from simcli.games.handle import GameHandle, kernel_calls
 from simcli.lazy import LazyModule
 
 if TYPE_CHECKING:
@@ -91,18 +91,15 @@ class SamsaraHandle(GameHandle):
         self.ws = (SP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
                                     SEARCH_TOP_K, S.TABLE, game.sizes(prep))
                    if self.search[0].max() > 0 else None)
-        self.k = KernelCalls(PL.run, self.forbid, seed, out_size=max(PL.N_ROW, R.N_OBS))
+        self.k = kernel_calls(PL.run, SP, self.ws, self.search, self.forbid, seed,
+                              SEARCH_MAX_ROLLOUT, out_size=max(PL.N_ROW, R.N_OBS))
         self._k(Call.SETUP, self.playout)
 
     # --- hooks ---
     def _choose(self) -> int:
         seat = int(self.st.player[0])
-        budget, c, rollout = self.search
-        if self.ws is not None and seat >= 0 and budget[seat] > 0:
-            root = H.wrap(self.st, self.forbid, SEARCH_TOP_K)
-            return int(SP.search_choose(root, self.ws, self.forbid, self.seed, self.playout,
-                                        budget[seat], c[seat], rollout[seat],
-                                        np.int64(SEARCH_MAX_ROLLOUT)))
+        if self.ws is not None and seat >= 0 and self.search[0][seat] > 0:
+            return self.k.decide(self.st, self.playout, self.decisions)
         return self._k(Call.CHOOSE)
 
     def is_over(self) -> bool:

@@ -14,7 +14,7 @@ from kernels.samurai_card_game import rules as krules
 from kernels.samurai_card_game import stats as kstats
 from kernels.samurai_card_game.play import Call
 from kernels.samurai_card_game.stats import End, Outcome, WinBy
-from simcli.games.handle import GameHandle, KernelCalls
+from simcli.games.handle import GameHandle, kernel_calls
 from simcli.games.samurai_card_game.content import SHAPE_MARKERS, SHAPES, SYMBOLS
 from simcli.lazy import LazyModule
 
@@ -115,7 +115,8 @@ class SamuraiCardHandle(GameHandle):
         self.ws = (ksearch.new_workspace(self.st, self.forbid, int(self.search[0].max()),
                                          SEARCH_TOP_K, kstats.TABLE, game.sizes(prep))
                    if self.search is not None and self.search[0].max() > 0 else None)
-        self.k = KernelCalls(kplay.run, self.forbid, seed, out_size=kplay.N_ROW)
+        self.k = kernel_calls(kplay.run, ksearch, self.ws, self.search, self.forbid, seed,
+                              SEARCH_MAX_ROLLOUT, out_size=kplay.N_ROW)
         self._k(Call.SETUP, playout)
 
     # --- hooks ---
@@ -127,12 +128,8 @@ class SamuraiCardHandle(GameHandle):
     def _choose(self) -> int:
         seat = self.current_player()
         if self.ws is not None and seat >= 0 and self.search[0][seat] > 0:
-            budget, c, rollout = self.search
-            # the forbidden set as the search's scratch holds it (forbid_option edits both)
-            root = ksearch_hooks.root_of(self.st, self.ws.scratch)
-            return int(ksearch.search_choose(root, self.ws, self.forbid, self.seed,
-                                             self.playout, budget[seat], c[seat],
-                                             rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
+            # (the search reads the forbidden set its scratch holds: forbid_option edits both)
+            return self.k.decide(self.st, self.playout, self.decisions)
         return self._k(Call.CHOOSE)
 
     def is_over(self) -> bool:

@@ -12,7 +12,7 @@ from kernels.samurai_katana import rules as K
 from kernels.samurai_katana.play import N_ROW, Call, run
 from kernels.samurai_katana.stats import TABLE
 from simcli.games.base import Game
-from simcli.games.handle import GameHandle, IllegalAction, KernelCalls
+from simcli.games.handle import GameHandle, IllegalAction, KernelCalls, SearchCalls
 from simcli.games.samurai_katana.kernel import (
     KH,
     KSP,
@@ -46,10 +46,13 @@ class SamuraiKatanaHandle(GameHandle):
         self.log_buf = self.st.log
         self.log_n = self.st.log_n
         self.forbid = no_forbid() if forbid is None else np.asarray(forbid, np.bool_)
-        self.k = KernelCalls(run, self.forbid, seed,
-                             out_size=max(self.max_actions, N_ROW), fout_size=K.MAX_P)
+        self.k = self._kernel_calls(seed)
         self._out, self._fout = self.k.out, self.k.fout
         self._k(Call.SETUP, playout)
+
+    def _kernel_calls(self, seed: int) -> KernelCalls:
+        return KernelCalls(run, self.forbid, seed, out_size=max(self.max_actions, N_ROW),
+                           fout_size=K.MAX_P)
 
     # --- hooks into the kernels ---
     def apply(self, action: int) -> None:
@@ -164,7 +167,7 @@ class SamuraiKatanaHandle(GameHandle):
                 return "lets the move happen"
             effects = [int(self.prep.cards[c, KC.CC_EFFECT])
                        for c in st.hand[p, :st.pl[p, K.PL_HAND]]]
-            i = effects.index(int(K.cancel_effect(action)))
+            i = effects.index(int(K.cancel_effect.py_func(action)))  # (no compile)
             return f"cancels the move with {self._hand(p, i)}"
         if ph in (int(K.ATT_CARDS), int(K.DEF_CARDS)):
             D = st.piles.shape[1]
@@ -261,16 +264,18 @@ class SearchHandle(SamuraiKatanaHandle):
         self.seed = np.uint64(seed)
         self.playout = np.int64(playout)
         self.decisions = 0
-        self.search = game.search_settings(prep, self.st)
+
+    def _kernel_calls(self, seed: int) -> KernelCalls:
+        self.search = self.game.search_settings(self.prep, self.st)
         self.ws = KSP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
-                                    SEARCH_TOP_K, TABLE, game.sizes(prep))
+                                    SEARCH_TOP_K, TABLE, self.game.sizes(self.prep))
         self.root = KH.root_of(self.st, self.ws.scratch)
+        return SearchCalls(KSP.run_search, self.ws, self.search, self.forbid, seed,
+                           SEARCH_MAX_ROLLOUT, out_size=max(self.max_actions, N_ROW),
+                           fout_size=K.MAX_P)
 
     def _choose(self) -> int:
         seat = self.current_player()
-        budget, c, rollout = self.search
-        if seat >= 0 and budget[seat] > 0:
-            return int(KSP.search_choose(self.root, self.ws, self.forbid, self.seed,
-                                         self.playout, np.int64(self.decisions), budget[seat],
-                                         c[seat], rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
+        if seat >= 0 and self.search[0][seat] > 0:
+            return self.k.decide(self.st, self.playout, self.decisions)
         return super()._choose()

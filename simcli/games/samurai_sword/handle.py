@@ -11,9 +11,9 @@ from kernels.samurai_sword import play as KP
 from kernels.samurai_sword import rules as K
 from kernels.samurai_sword import stats as KS
 from kernels.samurai_sword.play import Call
-from simcli.games.handle import GameHandle, KernelCalls
+from simcli.games.handle import GameHandle, kernel_calls
 from simcli.games.samurai_sword.content import MAX_P, ROLES, SwordContent
-from simcli.games.samurai_sword.policies import KH, KSP, SEARCH_MAX_ROLLOUT, search_knobs
+from simcli.games.samurai_sword.policies import KSP, SEARCH_MAX_ROLLOUT, search_knobs
 from simcli.games.samurai_sword.stats import END_REASONS, TEAMS
 
 if TYPE_CHECKING:
@@ -56,18 +56,15 @@ class SwordHandle(GameHandle):
         self.ws = (KSP.new_workspace(self.st, self.forbid, int(self.search[0].max()),
                                      search_knobs(), KS.TABLE, game.sizes(prep))
                    if self.search[0].max() > 0 else None)
-        self.k = KernelCalls(KP.run, self.forbid, seed, out_size=KP.N_ROW)
+        self.k = kernel_calls(KP.run, KSP, self.ws, self.search, self.forbid, seed,
+                              SEARCH_MAX_ROLLOUT, out_size=KP.N_ROW)
         self._k(Call.SETUP, self.playout)
 
     # --- hooks ---
     def _choose(self) -> int:
         seat = self._k(Call.TO_MOVE)
-        budget, c, rollout = self.search
-        if self.ws is not None and seat >= 0 and budget[seat] > 0:
-            return int(KSP.search_choose(
-                KH.wrap(self.st, self.forbid, self.ws.scratch.knobs), self.ws, self.forbid,
-                self.seed, self.playout, np.int64(self.decisions), budget[seat], c[seat],
-                rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
+        if self.ws is not None and seat >= 0 and self.search[0][seat] > 0:
+            return self.k.decide(self.st, self.playout, self.decisions)
         return self._k(Call.CHOOSE)
 
     def is_over(self) -> bool:

@@ -11,12 +11,11 @@ from kernels.sixteen_samurai import rules as KR
 from kernels.sixteen_samurai.play import N_ROW, ROW_COLUMNS, Call, run
 from kernels.sixteen_samurai.stats import TABLE
 from simcli.games.base import Game
-from simcli.games.handle import GameHandle, KernelCalls
+from simcli.games.handle import GameHandle, kernel_calls
 from simcli.games.sixteen_samurai.content import ABILITIES, BATTLE_CARDS
 from simcli.games.sixteen_samurai.prepared import (
     SEARCH_DRAFT_K,
     SEARCH_MAX_ROLLOUT,
-    SH,
     SP,
     Prepared,
     forbid_table,
@@ -50,19 +49,16 @@ class SixteenSamuraiHandle(GameHandle):
                                     SEARCH_DRAFT_K[prep.players], TABLE,
                                     game.sizes(prep))
                    if self.search[0].max() > 0 else None)
-        self.k = KernelCalls(run, self.forbid, seed, out_size=len(self._out))
+        self.k = kernel_calls(run, SP, self.ws, self.search, self.forbid, seed,
+                              SEARCH_MAX_ROLLOUT, out_size=len(self._out))
         self.k.out = self._out
         self._k(Call.SETUP, self.playout)
 
     # --- hooks into the kernels ---
     def _choose(self) -> int:
         seat = int(self.st.actor[0])
-        budget, c, rollout = self.search
-        if self.ws is not None and seat >= 0 and budget[seat] > 0:
-            root = SH.wrap(self.st, self.forbid, SEARCH_DRAFT_K[self.prep.players])
-            return int(SP.search_choose(root, self.ws, self.forbid, self.seed, self.playout,
-                                        np.int64(self.decisions), budget[seat], c[seat],
-                                        rollout[seat], np.int64(SEARCH_MAX_ROLLOUT)))
+        if self.ws is not None and seat >= 0 and self.search[0][seat] > 0:
+            return self.k.decide(self.st, self.playout, self.decisions)
         return self._k(Call.CHOOSE)
 
     def is_over(self) -> bool:
