@@ -4,7 +4,10 @@ with an empty numba cache.
 Paths: `fast` (one playout of the default setup), `search` (one playout with one seat
 searching at a budget of 2), `handle` (one game played step by step through the Python
 handle, as `simcli replay` does). Each path is measured alone (its own process, nothing
-compiled before it), so a figure is what a user who needs only that path pays. `total` is
+compiled before it), so a figure is what a user who needs only that path pays. `replay` is
+what `simcli replay` pays after the run it replays: the same two games as `fast` and
+`search` played step by step through the handle, in a fresh process whose cache holds what
+those two runs compiled (compiled first, in a process of their own, and not counted). `total` is
 the three together in one process per game (shared functions compiled once): what a fresh
 `simcli study` needs. CPU seconds are user + system time of the measured call only
 (imports and content loading excluded, reported apart as `import`).
@@ -25,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PATHS = ("fast", "search", "handle")
+PATHS = ("fast", "search", "handle")  # what a study compiles (the total)
 
 CHILD = r"""
 import json, os, resource, sys, time
@@ -46,8 +49,18 @@ def handle_game():
     h.play_out()
     h.log()
 
+def replay_games():
+    content = game.load_content(game.content_path(None))
+    P = game.default_players
+    plain = (game.default_policy,) * P
+    for seats in [plain] + ([(f"{game.search.name}:2",) + plain[1:]] if game.search else []):
+        prep = game.prepare(content, P, seats, game.resolve_rules([]))
+        h = game.handle(prep, 7, 0)
+        h.play_out()
+        h.log()
+
 steps = {"fast": lambda: first_call(game), "search": lambda: first_search_call(game),
-         "handle": handle_game}
+         "handle": handle_game, "replay": replay_games}
 for path in sys.argv[2].split(","):
     t = cpu(); w = time.perf_counter()
     steps[path]()
@@ -63,6 +76,9 @@ def measure(game: str, paths: list[str], cache: str | None = None) -> dict[str, 
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache or tmp, "SIMCLI_CACHE_DIR": cache or tmp,
                "PYTHONPATH": str(ROOT)}
+        if paths == ["replay"]:  # the runs it replays, compiled first and not counted
+            subprocess.run([sys.executable, "-c", CHILD, game, "fast,search"], env=env,
+                           capture_output=True, cwd=ROOT, check=True)
         done = subprocess.run([sys.executable, "-c", CHILD, game, ",".join(paths)], env=env,
                               capture_output=True, text=True, cwd=ROOT)
     if done.returncode:
@@ -77,7 +93,7 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games", nargs="*", default=list(GAMES))
-    ap.add_argument("--paths", default=",".join(PATHS))
+    ap.add_argument("--paths", default=",".join((*PATHS, "replay")))
     ap.add_argument("--no-total", action="store_true", help="skip the per-game total")
     ap.add_argument("--jobs", type=int, default=1, help="processes at once")
     ap.add_argument("--json", type=Path, help="write the figures here")
