@@ -17,7 +17,6 @@ import numpy as np
 
 from kernels import control
 from kernels import events as ev
-from kernels.search import SEARCH_DECISION
 
 NO_ROWS = np.zeros((0, 1), np.int64)  # `rows` of a kernel entry call that keeps no rows
 NO_OUT = np.zeros(0, np.int64)
@@ -65,7 +64,10 @@ class SearchCalls(KernelCalls):
     def __init__(self, run_search, ws, search: tuple[np.ndarray, np.ndarray, np.ndarray],
                  forbid: np.ndarray, seed: int, max_rollout: int, out_size: int = 64,
                  fout_size: int = 8) -> None:
+        from kernels.search import SEARCH_DECISION  # (loaded with search seats only)
+
         super().__init__(run_search, forbid, seed, out_size, fout_size)
+        self.decision_call = SEARCH_DECISION
         self.ws = ws
         self.budget, self.c, self.rollout = search
         self.max_rollout = np.int64(max_rollout)
@@ -82,7 +84,7 @@ class SearchCalls(KernelCalls):
     def decide(self, st, playout: int, decisions: int) -> int:
         """The search's action for the seat to act of st (a searching seat), in playout
         `playout` after `decisions` decisions."""
-        return self(st, SEARCH_DECISION, playout, count=decisions)
+        return self(st, self.decision_call, playout, count=decisions)
 
 
 def kernel_calls(run, search_play, ws, search, forbid: np.ndarray, seed: int,
