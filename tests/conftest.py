@@ -13,9 +13,11 @@ the check is complete on a cold cache (CI on a fresh machine, or SIMCLI_NO_CACHE
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import defaultdict
 
+import pytest
 from numba.core import types
 
 COMPILED = "kernel_signatures"
@@ -88,3 +90,30 @@ def pytest_sessionfinish(session, exitstatus):
         sys.stderr.write("\nkernel functions compiled twice for the same code "
                          "(see tests/conftest.py):\n  " + "\n  ".join(found) + "\n")
         session.exitstatus = 1
+
+
+WHOLE_SUITE = 300  # a session of at least this many tests compiles every game first
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _every_game_compiled_first(request, tmp_path_factory):
+    """A session of the whole suite first compiles (or loads from the compile cache) every
+    game's fast path and search player, through one queue its xdist workers share
+    (simcli.warmup.Queue, as `simcli study` and `simcli warmup` do): each game's two paths
+    in one process, so the search player reuses the fast path's compiled rules instead of
+    compiling them again in whichever process first needs it. Nothing is skipped or kept
+    from a test: a test that needs a game another worker is compiling waits for the
+    cache's entry lock and loads it."""
+    if len(request.session.items) < WHOLE_SUITE or os.environ.get("SIMCLI_NO_CACHE"):
+        return
+    from simcli.registry import GAMES
+    from simcli.warmup import Queue, items
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if hasattr(request.config, "workerinput") else base  # (xdist)
+    folder = shared / "compile-queue"
+    folder.mkdir(exist_ok=True)
+    queue = Queue(folder, items(list(GAMES)))
+    while (name := queue.claim_next()) is not None:
+        queue.compile_game(name)
+

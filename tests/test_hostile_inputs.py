@@ -201,16 +201,20 @@ def test_the_estimate_counts_the_runs_still_to_come():
             engine.run_chunks(chunks, work, lambda c, r: None, 1)
 
 
-def test_a_huge_search_budget_is_refused_without_waiting_for_a_playout(tmp_path):
+def test_a_huge_search_budget_is_refused_without_waiting_for_a_playout(tmp_path,
+                                                                        monkeypatch):
     """Issue 26: `--policy mcts:1000000` waited for one whole playout (hours) before its
     duration estimate. The compile call now plays nothing, and a first playout still
     running after run.PROBE_LIMIT_S is stopped: its time alone shows the run would take
-    days."""
+    days (here the limit is 2 s instead of 10, and the run a million playouts)."""
     import time as _time
 
+    from simcli import run
+
+    monkeypatch.setattr(run, "PROBE_LIMIT_S", 2.0)
     t0 = _time.perf_counter()
-    text = one_line_error(invoke("run", "samsara", "--policy", "mcts:1000000", "--out",
-                                 tmp_path / "o"))
+    text = one_line_error(invoke("run", "samsara", "--policy", "mcts:1000000", "-n",
+                                 1_000_000, "--out", tmp_path / "o"))
     assert "more than a day" in text and _time.perf_counter() - t0 < 60
     assert list(tmp_path.iterdir()) == []
 
