@@ -31,13 +31,37 @@ from numba.extending import overload
 from kernels import control
 from kernels.config import OVERLOAD
 from kernels.control import stopped
-from kernels.jit import kernel
+from kernels.jit import Kernel, kernel
 from kernels.ref import Ref
 from kernels.rng import below, next_u64, seed_lane, seed_lanes, stream_states
 
-# the calls of a game's search entry (search_play.run_search) beyond its play.Call ones
+# the calls of a game's search entry (search_entry) beyond its play.Call ones
 PLAY_SEARCHING = 100  # play_chunk_search from playout a, count playouts
 SEARCH_DECISION = 101  # the search's action for the seat to act, in playout a (decision count)
+
+
+def search_entry(module: str, play_chunk_search, decide, run) -> Kernel:
+    """A game's search path's one compiled entry from Python, `run_search(st, ws, forbid,
+    call, seed, a, count, rows, out, fout, budget, c, rollout, max_rollout)` of `module`
+    (its search_play): play_chunk_search from playout a (call PLAY_SEARCHING), the
+    search's action for the seat to act in playout a after count decisions
+    (SEARCH_DECISION: decide(st, ws, forbid, seed, a, count, budget, c, rollout,
+    max_rollout)), or any other call of play.run. So a run with search seats and `simcli
+    replay` of it run (and cache) one library, and a replayed search decision is the fast
+    path's own."""
+
+    def run_search(st, ws, forbid, call, seed, a, count, rows, out, fout, budget, c,
+                   rollout, max_rollout):
+        if call == PLAY_SEARCHING:
+            return play_chunk_search(st, ws, forbid, seed, a, count, rows, budget, c,
+                                     rollout, max_rollout)
+        if call == SEARCH_DECISION:
+            return decide(st, ws, forbid, seed, a, count, budget, c, rollout, max_rollout)
+        return run(st, forbid, ws.stop, call, seed, a, count, rows, out, fout)
+
+    run_search.__module__ = module  # (cached and named as the game's own)
+    run_search.__qualname__ = "run_search"
+    return kernel(run_search)
 
 # --- hooks: each game overloads these for its state type (kernels/<game>/search_hooks.py)
 

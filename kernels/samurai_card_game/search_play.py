@@ -87,20 +87,15 @@ def play_chunk_search(st, ws, forbid, seed, first, count, rows, budget, c, rollo
 
 
 @kernel
-def run_search(st, ws, forbid, call, seed, a, count, rows, out, fout, budget, c, rollout,
-               max_rollout):
-    """The search path's one compiled entry from Python: play_chunk_search from playout a
-    (call search.PLAY_SEARCHING), the search's action for the seat to act in playout a
-    (search.SEARCH_DECISION), or any other call of play.run. So a run with search seats
-    and `simcli replay` of it run (and cache) one library, and a replayed search decision
-    is the fast path's own."""
-    if call == search.PLAY_SEARCHING:
-        return play_chunk_search(st, ws, forbid, seed, a, count, rows, budget, c, rollout,
-                                 max_rollout)
-    if call == search.SEARCH_DECISION:
-        seat = st.cnt[0].cur
-        sc = ws.scratch
-        root = ref(H.SearchState(deref(st), sc.ban, sc.top_k, sc.acts, sc.vals, sc.pool))
-        return search_choose(root, ws, forbid, seed, a, budget[seat], c[seat], rollout[seat],
-                             max_rollout)
-    return run(st, forbid, ws.stop, call, seed, a, count, rows, out, fout)
+def decide(st, ws, forbid, seed, playout, decisions, budget, c, rollout, max_rollout):
+    """The search's action for the seat to act of st, in playout `playout` after
+    `decisions` decisions (per seat: budget, c, rollout), on the root play_chunk_search
+    makes (a search decision of the handle: run_search)."""
+    seat = st.cnt[0].cur
+    sc = ws.scratch
+    root = ref(H.SearchState(deref(st), sc.ban, sc.top_k, sc.acts, sc.vals, sc.pool))
+    return search_choose(root, ws, forbid, seed, playout, budget[seat], c[seat], rollout[seat],
+                         max_rollout)
+
+
+run_search = search.search_entry(__name__, play_chunk_search, decide, run)
