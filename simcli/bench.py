@@ -245,6 +245,10 @@ def load_baseline(path: Path) -> dict[str, Any]:
                               and _spread_ok(doc["dice"].get("resolutions_per_s"))):
         raise UserError(f"baseline {path}: dice.resolutions_per_s must hold positive numbers "
                         f"min <= median <= max")
+    for name, g in (doc.get("search") or {}).items():
+        if not isinstance(g, dict) or not _spread_ok(g.get("moves_per_s")):
+            raise UserError(f"baseline {path}: search.{name}.moves_per_s must hold positive "
+                            f"numbers min <= median <= max")
     return doc
 
 
@@ -259,7 +263,8 @@ def _verdict(name: str, measure: str, cur: dict, base: dict, tolerance: float) -
 
 def compare(current: dict[str, Any], baseline: dict[str, Any],
             tolerance: float) -> list[dict[str, Any]]:
-    """One verdict per measure present in both (playouts/s per game, dice resolutions/s)."""
+    """One verdict per measure present in both (playouts/s per game, dice resolutions/s,
+    a search player's simulated moves/s per game)."""
     rows = []
     for name, cur in current["games"].items():
         base = baseline["games"].get(name)
@@ -271,6 +276,11 @@ def compare(current: dict[str, Any], baseline: dict[str, Any],
         rows.append(_verdict("sixteen-samurai", "dice resolutions/s",
                              current["dice"]["resolutions_per_s"],
                              baseline["dice"]["resolutions_per_s"], tolerance))
+    base_search = baseline.get("search") or {}
+    for name, cur in (current.get("search") or {}).items():
+        if name in base_search:
+            rows.append(_verdict(name, "search simulated moves/s", cur["moves_per_s"],
+                                 base_search[name]["moves_per_s"], tolerance))
     return rows
 
 

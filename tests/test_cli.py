@@ -348,10 +348,10 @@ def test_bench_reports_rates_and_compile_time(bench_json):
 
 
 def _scaled_baseline(bench_json, path, factor):
-    """bench_json with its speeds (playouts and dice) times `factor`."""
+    """bench_json with its speeds (playouts, dice and search moves) times `factor`."""
     doc = json.loads(bench_json.read_text())
     for m in (doc["games"]["sixteen-samurai"]["playouts_per_s"],
-              doc["dice"]["resolutions_per_s"]):
+              doc["dice"]["resolutions_per_s"], doc["search"]["sixteen-samurai"]["moves_per_s"]):
         for key in ("median", "min", "max"):
             m[key] *= factor
         m["values"] = [v * factor for v in m["values"]]
@@ -370,7 +370,9 @@ def test_bench_baseline_passes_on_a_slower_one_and_fails_on_a_faster_one(bench_j
     r = invoke(*BENCH, "--baseline", fast, "--json")
     assert r.exit_code == 1
     verdicts = json.loads(r.stdout)["verdicts"]
-    assert any(v["regressed"] for v in verdicts)
+    assert {v["measure"]: v["regressed"] for v in verdicts} == {
+        "playouts/s, 1 thread": True, "dice resolutions/s": True,
+        "search simulated moves/s": True}
 
 
 def test_bad_baseline_is_a_one_line_error(tmp_path):
@@ -380,6 +382,15 @@ def test_bad_baseline_is_a_one_line_error(tmp_path):
     bad.write_text('{"games": 3}')
     assert "simcli bench --json" in one_line_error(invoke("bench", "--baseline", bad))
     assert "cannot read" in one_line_error(invoke("bench", "--baseline", tmp_path / "no.json"))
+
+
+def test_a_baseline_with_a_broken_search_figure_is_a_one_line_error(bench_json, tmp_path):
+    doc = json.loads(bench_json.read_text())
+    doc["search"]["sixteen-samurai"]["moves_per_s"] = {"median": -1}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    assert "search.sixteen-samurai.moves_per_s" in one_line_error(
+        invoke("bench", "sixteen-samurai", "--baseline", bad))
 
 
 def test_a_baseline_of_other_games_is_refused_not_passed(bench_json):
