@@ -136,8 +136,7 @@ def note_import(module: str, root: Path = ROOT) -> None:
         _first_read[str(own)] = _read(own)
     if module.split(".")[0] == "kernels":
         for p in _package_files(module, root) or _shared_files(root):
-            if str(p) not in _first_read:
-                _first_read[str(p)] = _read(p)
+            _file_digest(p, fresh=False)  # (each file read once)
 
 
 def _file_digest(path: Path, fresh: bool) -> bytes:

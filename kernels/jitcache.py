@@ -127,7 +127,7 @@ def prune(base: Path, keep: int = KEEP) -> list[Path]:
         return []
     legacy = [p for p in mine if p.name.startswith(LEGACY)]
     mine = [p for p in mine if p.name.startswith(PREFIX)]
-    mine.sort(key=_marker_time, reverse=True)
+    mine.sort(key=lambda p: _mtime(p / MARKER), reverse=True)
     gone = []
     for p in legacy + mine[keep:]:
         shutil.rmtree(p, ignore_errors=True)
@@ -135,10 +135,12 @@ def prune(base: Path, keep: int = KEEP) -> list[Path]:
     return gone
 
 
-def _marker_time(folder: Path) -> float:
+def _mtime(path: str | Path) -> float:
+    """A file's modification time (pruning's "last used"), 0 if it is gone (removed
+    meanwhile by another process)."""
     try:
-        return (folder / MARKER).stat().st_mtime
-    except OSError:  # removed meanwhile by another process
+        return os.stat(path).st_mtime
+    except OSError:
         return 0.0
 
 
@@ -207,9 +209,12 @@ class _CheckedFile(caching.IndexDataCacheFile):
     def load(self, key):
         """The entry for `key` compiled from the sources as they are now, else None."""
         index = os.path.join(self._cache_path, self._bucket(key) + ".nbi")
+        now: dict[tuple, str] = {}  # modules -> their sources' digest (versions share them)
         for modules, sources, name in self._read_index(index).get(key, ()):
             try:
-                if sources == cachedeps.sources_digest(modules):
+                if modules not in now:
+                    now[modules] = cachedeps.sources_digest(modules)
+                if sources == now[modules]:
                     data = self._load_data(name)
                     with suppress(OSError):  # pruning keeps the most recently used
                         os.utime(self._data_path(name))
@@ -226,7 +231,7 @@ class _CheckedFile(caching.IndexDataCacheFile):
         index = os.path.join(self._cache_path, bucket + ".nbi")
         overloads = self._read_index(index)
         versions = [v for v in overloads.get(key, ()) if v[1] != sources]
-        versions.sort(key=lambda v: self._last_used(v[2]), reverse=True)
+        versions.sort(key=lambda v: _mtime(self._data_path(v[2])), reverse=True)
         name = f"{bucket}.{secrets.token_hex(8)}.nbc"
         self._save_data(name, data)
         overloads[key] = [(modules, sources, name), *versions[:VERSIONS_KEPT - 1]]
@@ -236,12 +241,6 @@ class _CheckedFile(caching.IndexDataCacheFile):
             if old.startswith(bucket + ".") and old.endswith(".nbc") and old not in kept:
                 with suppress(OSError):
                     os.unlink(self._data_path(old))
-
-    def _last_used(self, name: str) -> float:
-        try:
-            return os.stat(self._data_path(name)).st_mtime
-        except OSError:
-            return 0.0
 
     def _save_data(self, name, data):
         payload = self._dump(data)

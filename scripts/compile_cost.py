@@ -41,23 +41,19 @@ from simcli.bench import first_call, first_search_call
 game = GAMES[sys.argv[1]]
 out = {"import": cpu() - t0}
 
-def handle_game():
+PLAIN = (game.default_policy,) * game.default_players
+
+def handle_game(seats=PLAIN):
     content = game.load_content(game.content_path(None))
-    seats = (game.default_policy,) * game.default_players
-    prep = game.prepare(content, game.default_players, seats, game.resolve_rules([]))
+    prep = game.prepare(content, len(seats), seats, game.resolve_rules([]))
     h = game.handle(prep, 7, 0)
     h.play_out()
     h.log()
 
 def replay_games():
-    content = game.load_content(game.content_path(None))
-    P = game.default_players
-    plain = (game.default_policy,) * P
-    for seats in [plain] + ([(f"{game.search.name}:2",) + plain[1:]] if game.search else []):
-        prep = game.prepare(content, P, seats, game.resolve_rules([]))
-        h = game.handle(prep, 7, 0)
-        h.play_out()
-        h.log()
+    handle_game()
+    if game.search:
+        handle_game((f"{game.search.name}:2",) + PLAIN[1:])
 
 steps = {"fast": lambda: first_call(game), "search": lambda: first_search_call(game),
          "handle": handle_game, "replay": replay_games}

@@ -27,9 +27,7 @@ from pathlib import Path
 CHILD = r"""
 import json, sys
 from simcli.warmup import Queue
-queue = Queue(sys.argv[1], sys.argv[2:])
-while (name := queue.claim_next()) is not None:
-    queue.compile_game(name, lambda r: print(json.dumps(r), flush=True))
+Queue(sys.argv[1], sys.argv[2:]).drain(lambda r: print(json.dumps(r), flush=True))
 """
 
 
@@ -108,6 +106,12 @@ class Queue:
         report(result) after each."""
         for path in self.paths[name]:
             report(self.compile(name, path))
+
+    def drain(self, report: Callable[[dict], None] = lambda r: None) -> None:
+        """Take and compile (`compile_game`) games no process has taken, until none is
+        left."""
+        while (name := self.claim_next()) is not None:
+            self.compile_game(name, report)
 
 
 class Warming:

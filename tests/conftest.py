@@ -113,7 +113,5 @@ def _every_game_compiled_first(request, tmp_path_factory):
     shared = base.parent if hasattr(request.config, "workerinput") else base  # (xdist)
     folder = shared / "compile-queue"
     folder.mkdir(exist_ok=True)
-    queue = Queue(folder, items(list(GAMES)))
-    while (name := queue.claim_next()) is not None:
-        queue.compile_game(name)
+    Queue(folder, items(list(GAMES))).drain()
 
