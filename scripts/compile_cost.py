@@ -29,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PATHS = ("fast", "search", "handle")  # what a study compiles (the total)
+ALL_PATHS = (*PATHS, "replay")
 
 CHILD = r"""
 import json, os, resource, sys, time
@@ -89,12 +90,16 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games", nargs="*", default=list(GAMES))
-    ap.add_argument("--paths", default=",".join((*PATHS, "replay")))
+    ap.add_argument("--paths", default=",".join(ALL_PATHS),
+                    help=f"comma-separated, of {', '.join(ALL_PATHS)} (default: all)")
     ap.add_argument("--no-total", action="store_true", help="skip the per-game total")
     ap.add_argument("--jobs", type=int, default=1, help="processes at once")
     ap.add_argument("--json", type=Path, help="write the figures here")
     args = ap.parse_args()
     paths = args.paths.split(",")
+    unknown = sorted(set(paths) - set(ALL_PATHS)) + sorted(set(args.games) - set(GAMES))
+    if unknown:
+        ap.error(f"unknown path or game: {', '.join(unknown)}")
     jobs = [(g, [p]) for g in args.games for p in paths]
     if not args.no_total:
         jobs += [(g, list(PATHS)) for g in args.games]
